@@ -1,0 +1,1 @@
+"""numbades: DES and Triple-DES for NumPy arrays, compiled by Numba."""
