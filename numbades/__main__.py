@@ -1,0 +1,69 @@
+"""Command line: ``python -m numbades <command>`` (also the ``numbades`` script).
+
+Commands:
+    opts   time every engine on this machine, libdes ``options.txt`` style
+    speed  libdes ``speed`` report, ``openssl speed`` layout; ``--compare`` for peers
+
+Usage errors (unknown command, bad flag or value) exit with status 2, as
+argparse does; a finished run exits 0, or 1 if an engine failed.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from . import _cli_opts, _cli_speed
+
+COMMANDS = {
+    "opts": (
+        _cli_opts,
+        "time every engine, print an options.txt-style table",
+        (
+            "Time every engine (ECB) and print one options.txt-style line per engine, "
+            "fastest first, then numbered notes."
+        ),
+    ),
+    "speed": (
+        _cli_speed,
+        "key schedules and ECB/CBC/3DES throughput, openssl speed layout",
+        (
+            "libdes's speed report: key schedules per second and ECB, CBC and 3DES-CBC "
+            "throughput for several message sizes, laid out like `openssl speed`."
+        ),
+    ),
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The ``numbades`` argument parser with its subcommands."""
+    parser = argparse.ArgumentParser(
+        prog="numbades", description="Measure numbades's DES engines on this machine."
+    )
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, (module, summary, description) in COMMANDS.items():
+        command = sub.add_parser(name, help=summary, description=description)
+        module.add_arguments(command)
+        command.set_defaults(run=module.run)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Parse ``argv`` (default: the process's arguments) and run the command."""
+    parser = build_parser()
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:  # argparse: --help exits 0, usage errors exit 2
+        return int(exc.code or 0)
+    try:
+        return int(args.run(args))
+    except KeyboardInterrupt:
+        print("\ninterrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:  # e.g. `numbades opts | head`
+        return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,197 @@
+"""Measured engine choices saved by ``numbades opts --save``.
+
+``auto`` picks an engine per call by message size.  Out of the box it uses
+built-in defaults; after ``opts --save`` it uses the fastest engine measured
+on this machine for each size class.  The choices live in one small JSON file
+in the platform's user cache directory (``NUMBADES_CACHE_DIR`` overrides it),
+stamped with a format version, the numbades version and a machine
+fingerprint, so a file copied from another machine, left by another numbades
+version, or damaged on disk is ignored with a warning instead of steering
+``auto`` wrong -- it never raises.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+from . import _machine
+
+FORMAT = "numbades-saved-choice"
+FORMAT_VERSION = 1
+FILE_NAME = "choices.json"
+ENV_DIR = "NUMBADES_CACHE_DIR"
+
+# Size classes by message length: "small" < 4 KiB <= "medium" < 1 MiB <= "large".
+SIZE_CLASSES: tuple[str, ...] = ("small", "medium", "large")
+SIZE_CLASS_LIMITS: tuple[int, ...] = (4 * 1024, 1024 * 1024)
+# The message size ``opts --save`` measures to stand for each class.
+REPRESENTATIVE_SIZES: dict[str, int] = {"small": 1024, "medium": 64 * 1024, "large": 1024 * 1024}
+
+# Parsed file per path, so ``auto`` reads the disk once per process, not per call.
+_loaded: dict[str, dict[str, str]] = {}
+
+
+class SavedChoiceWarning(UserWarning):
+    """A saved-choice file exists but cannot be used (corrupt, foreign, stale)."""
+
+
+def size_class(nbytes: int) -> str:
+    """Size class of a message of ``nbytes`` bytes."""
+    for name, limit in zip(SIZE_CLASSES, SIZE_CLASS_LIMITS, strict=False):
+        if nbytes < limit:
+            return name
+    return SIZE_CLASSES[-1]
+
+
+def user_cache_dir() -> Path:
+    """numbades's directory under the platform's user-cache convention.
+
+    Windows: ``%LOCALAPPDATA%\\numbades\\Cache``; macOS: ``~/Library/Caches/numbades``;
+    elsewhere ``$XDG_CACHE_HOME/numbades`` (default ``~/.cache/numbades``).
+    """
+    override = os.environ.get(ENV_DIR)
+    if override:
+        return Path(override)
+    home = Path.home()
+    if sys.platform == "win32":
+        base = os.environ.get("LOCALAPPDATA") or str(home / "AppData" / "Local")
+        return Path(base) / "numbades" / "Cache"
+    if sys.platform == "darwin":
+        return home / "Library" / "Caches" / "numbades"
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    base_dir = Path(xdg) if xdg and Path(xdg).is_absolute() else home / ".cache"
+    return base_dir / "numbades"
+
+
+def choice_path() -> Path:
+    """Where the saved choices are (or would be) stored."""
+    return user_cache_dir() / FILE_NAME
+
+
+def _numbades_version() -> str:
+    """Installed numbades version, read from package metadata (no library import)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("numbades")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def save_choices(mapping: dict[str, str], details: dict[str, object] | None = None) -> Path:
+    """Record ``{size class: engine name}`` for this machine; return the file written.
+
+    ``details`` (measured rates, settings) is stored alongside for people
+    reading the file; ``auto`` looks only at the choices.  The file is
+    replaced atomically so a reader never sees half of it.
+    """
+    unknown = set(mapping) - set(SIZE_CLASSES)
+    if unknown:
+        raise ValueError(f"unknown size classes {sorted(unknown)}; expected {SIZE_CLASSES}")
+    if not all(isinstance(v, str) and v for v in mapping.values()):
+        raise TypeError("engine names must be non-empty strings")
+    document = {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "numbades_version": _numbades_version(),
+        "machine": _machine.fingerprint(),
+        "machine_description": _machine.line_prefix(),
+        "saved_at": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
+        "choices": dict(mapping),
+        "details": details or {},
+    }
+    path = choice_path()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".choices-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(document, fh, indent=2, sort_keys=True)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    _loaded.pop(str(path), None)
+    return path
+
+
+def _reject(path: Path, why: str) -> dict[str, str]:
+    warnings.warn(
+        f"ignoring saved engine choices in {path}: {why}; "
+        "auto uses its built-in defaults (re-run `numbades opts --save`)",
+        SavedChoiceWarning,
+        stacklevel=4,
+    )
+    return {}
+
+
+def _read(path: Path) -> dict[str, str]:
+    """The usable choices in ``path``: {} when absent, {} plus a warning when unusable."""
+    try:
+        raw = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return {}
+    except (OSError, UnicodeDecodeError) as exc:
+        return _reject(path, f"cannot read it ({exc})")
+    try:
+        doc = json.loads(raw)
+    except ValueError:
+        return _reject(path, "it is not valid JSON")
+    if not isinstance(doc, dict) or doc.get("format") != FORMAT:
+        return _reject(path, "it is not a numbades saved-choice file")
+    if doc.get("format_version") != FORMAT_VERSION:
+        return _reject(
+            path, f"format version {doc.get('format_version')!r} is not {FORMAT_VERSION}"
+        )
+    if doc.get("machine") != _machine.fingerprint():
+        return _reject(path, "it was measured on another machine")
+    if doc.get("numbades_version") != _numbades_version():
+        return _reject(path, f"it was saved by numbades {doc.get('numbades_version')!r}")
+    choices = doc.get("choices")
+    if not isinstance(choices, dict) or not all(
+        k in SIZE_CLASSES and isinstance(v, str) for k, v in choices.items()
+    ):
+        return _reject(path, "its choices are malformed")
+    return dict(choices)
+
+
+def _known_engines() -> set[str] | None:
+    """Engine names of the running library, or None if it is still importing."""
+    try:
+        import numbades
+
+        return set(numbades.variants())
+    except (ImportError, AttributeError):
+        return None
+
+
+def load_saved_choice(size_class: str) -> str | None:
+    """Saved engine for ``size_class`` on this machine, or None to use the default.
+
+    Never raises on a bad file: it warns (:class:`SavedChoiceWarning`) once
+    per process and returns None.  A saved engine this library no longer has
+    is treated the same way.
+    """
+    path = choice_path()
+    key = str(path)
+    if key not in _loaded:
+        _loaded[key] = _read(path)
+    choice = _loaded[key].get(size_class)
+    if choice is None:
+        return None
+    known = _known_engines()
+    if known is not None and choice not in known:
+        _loaded[key] = _reject(path, f"engine {choice!r} is not one of this library's")
+        return None
+    return choice
+
+
+def forget_loaded() -> None:
+    """Drop the in-process copy so the next lookup re-reads the file (tests, --save)."""
+    _loaded.clear()
