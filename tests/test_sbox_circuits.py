@@ -1,0 +1,132 @@
+"""Tests for the generated S-box circuits (numbades._sbox_circuits) and their generator.
+
+Each circuit is evaluated bitsliced on all 64 inputs at once and compared with
+the FIPS tables; the recorded gate counts are checked against the source; the
+functions must also work compiled by numba on np.uint64, as the kernel uses them.
+"""
+
+from __future__ import annotations
+
+import ast
+import importlib.util
+import inspect
+import random
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from numbades import _fips, _sbox_circuits
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+
+import gen_sbox_circuits as gen
+
+BOXES = range(8)
+
+
+def input_planes() -> list[np.uint64]:
+    """Plane a_i (i = 1..6): bit x is bit b_i of input x (b1 the MSB)."""
+    return [np.uint64(sum(1 << x for x in range(64) if (x >> (6 - i)) & 1)) for i in range(1, 7)]
+
+
+def expected_planes(box: int) -> list[int]:
+    """Output planes o1..o4 of S-box ``box`` from the FIPS table."""
+    return [
+        sum(1 << x for x in range(64) if (_fips.sbox_lookup(box, x) >> (3 - k)) & 1)
+        for k in range(4)
+    ]
+
+
+def count_gates(func: object) -> int:
+    """Gate operations in a function's source; ``x & ~y`` counts as one gate."""
+    tree = ast.parse(inspect.getsource(func))
+    count = 0
+    absorbed: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp) and isinstance(node.op, ast.BitAnd):
+            for side in (node.left, node.right):
+                if isinstance(side, ast.UnaryOp) and isinstance(side.op, ast.Invert):
+                    absorbed.add(id(side))
+                    break
+    for node in ast.walk(tree):
+        if isinstance(node, ast.BinOp):
+            assert isinstance(node.op, ast.BitAnd | ast.BitOr | ast.BitXor)
+            count += 1
+        elif isinstance(node, ast.UnaryOp):
+            assert isinstance(node.op, ast.Invert)
+            if id(node) not in absorbed:
+                count += 1
+        elif isinstance(node, ast.Constant):
+            pytest.fail("constants are not allowed in circuits")
+    return count
+
+
+@pytest.mark.parametrize("box", BOXES)
+def test_circuit_matches_fips(box: int) -> None:
+    func = getattr(_sbox_circuits, f"s{box + 1}")
+    out = func(*input_planes())
+    assert len(out) == 4
+    assert all(isinstance(o, np.uint64) for o in out)
+    assert [int(o) for o in out] == expected_planes(box)
+
+
+@pytest.mark.parametrize("box", BOXES)
+def test_gate_count_recorded(box: int) -> None:
+    func = getattr(_sbox_circuits, f"s{box + 1}")
+    assert count_gates(func) == _sbox_circuits.GATE_COUNTS[box]
+
+
+def test_average() -> None:
+    counts = _sbox_circuits.GATE_COUNTS
+    assert len(counts) == 8
+    assert pytest.approx(sum(counts) / 8) == _sbox_circuits.AVERAGE_GATES
+
+
+def test_straight_line() -> None:
+    """Only assignments of t1, t2, ... and one return of a 4-tuple."""
+    for box in BOXES:
+        func = getattr(_sbox_circuits, f"s{box + 1}")
+        fdef = ast.parse(inspect.getsource(func)).body[0]
+        assert isinstance(fdef, ast.FunctionDef)
+        *assigns, ret = fdef.body
+        for k, stmt in enumerate(assigns, 1):
+            assert isinstance(stmt, ast.Assign)
+            assert [t.id for t in stmt.targets if isinstance(t, ast.Name)] == [f"t{k}"]
+        assert isinstance(ret, ast.Return)
+        assert isinstance(ret.value, ast.Tuple) and len(ret.value.elts) == 4
+
+
+@pytest.mark.parametrize("box", [0, 7])
+def test_numba_njit_uint64(box: int) -> None:
+    numba = pytest.importorskip("numba")
+    func = getattr(_sbox_circuits, f"s{box + 1}")
+    jitted = numba.njit(func)
+    planes = input_planes()
+    assert [int(o) for o in jitted(*planes)] == expected_planes(box)
+    rng = np.random.default_rng(box)
+    rand = [np.uint64(x) for x in rng.integers(0, 2**63, size=6, dtype=np.uint64) * 2 + 1]
+    assert [int(o) for o in jitted(*rand)] == [int(o) for o in func(*rand)]
+
+
+def test_generator_small_effort_is_correct_and_deterministic(tmp_path: Path) -> None:
+    first = gen.synth_box_once(2, gen.EFFORTS[0][0], random.Random("t"))
+    second = gen.synth_box_once(2, gen.EFFORTS[0][0], random.Random("t"))
+    assert first == second
+    ops, outs = first
+    assert gen.evaluate(ops, outs) == expected_planes(2)
+    src = gen.render_function("s3", ops, outs)
+    path = tmp_path / "rendered_s3.py"
+    path.write_text(src)
+    spec = importlib.util.spec_from_file_location("rendered_s3", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    got = module.s3(*input_planes())
+    assert [int(o) for o in got] == expected_planes(2)
+
+
+def test_box_targets_match_fips() -> None:
+    for box in BOXES:
+        assert gen.box_targets(box) == expected_planes(box)

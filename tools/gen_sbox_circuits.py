@@ -1,0 +1,581 @@
+"""Generate small Boolean circuits for the eight DES S-boxes.
+
+The output, ``numbades/_sbox_circuits.py``, holds one straight-line function
+per S-box over the gate basis AND, OR, XOR, ANDNOT (``x & ~y``) and NOT, for
+the bitsliced kernel.
+
+Method (written for numbades; it follows the *idea* of Kwan's 1998
+multiplexer decomposition, not any published circuit):
+
+* Every signal is a 64-bit truth table (bit ``x`` = value on S-box input
+  ``x``).  Signals are *signed*: a gate's complement is free, because with
+  ANDNOT every binary operation on complemented operands still costs one gate
+  (``~a & ~b = ~(a | b)`` and so on).  Only an output that ends up
+  complemented pays for a NOT.
+* To build a target function on a set of "care" inputs (a mask), first look
+  for it among the gates already built (for this and earlier outputs of the
+  box, so gates are shared), then for a 1-, 2- or 3-gate combination of
+  existing gates (vectorised exhaustive search with numpy).
+* Failing that, pick a selector input ``s`` and decompose the target as
+  ``f = b ^ (s & c)``, ``f = b | (s & c)`` or ``f = b & ~(s & c)`` (and the
+  same with ``~s``), where ``b`` is built first with all the freedom the form
+  allows (its values under ``s`` are don't-cares or only one-sided
+  constrained) and ``c`` is then built for what is left.  Sub-problems recurse
+  with ``s`` removed.
+* Which selector/form to use is searched: a configurable number of options
+  is tried at each recursion depth, in a seeded random order, and the
+  cheapest result wins.  The outputs are handled in a random order too, and
+  the whole thing is restarted many times per box, keeping the smallest
+  circuit.  Dead gates are removed at the end.
+
+Everything is deterministic for a given ``--seed`` and ``--effort``
+(independent of ``--jobs``).
+
+Run: ``python tools/gen_sbox_circuits.py [--seed N] [--effort N] [--jobs N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import sys
+import time
+from collections.abc import Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from numbades import _fips
+
+FULL = (1 << 64) - 1
+#: Truth tables of the inputs a1..a6 (a1 is the MSB of the 6-bit S-box input).
+INPUTS: tuple[int, ...] = tuple(
+    sum(1 << x for x in range(64) if (x >> (5 - i)) & 1) for i in range(6)
+)
+
+Signal = tuple[int, bool]  # (node index, complemented); index -1 is the constant 0
+ZERO: Signal = (-1, False)
+ONE: Signal = (-1, True)
+
+_PAIR_CACHE: dict[int, tuple[np.ndarray, np.ndarray]] = {}
+
+
+def box_targets(box: int) -> list[int]:
+    """The four output truth tables (o1..o4) of S-box ``box`` (0-based)."""
+    outs = [0, 0, 0, 0]
+    for x in range(64):
+        y = _fips.sbox_lookup(box, x)
+        for k in range(4):
+            if (y >> (3 - k)) & 1:
+                outs[k] |= 1 << x
+    return outs
+
+
+def _pairs(n: int) -> tuple[np.ndarray, np.ndarray]:
+    """Index arrays (I, J) of all pairs i < j < n (cached)."""
+    if n not in _PAIR_CACHE:
+        i, j = np.triu_indices(n, 1)
+        _PAIR_CACHE[n] = (i.astype(np.intp), j.astype(np.intp))
+    return _PAIR_CACHE[n]
+
+
+def _forms(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """The five one-gate functions of (a, b) up to output complement.
+
+    Form k < 4 is ``(a ^ pa) & (b ^ pb)`` with pa = k >> 1, pb = k & 1;
+    form 4 is ``a ^ b``.  Shape (5, ...).
+    """
+    na, nb = ~a, ~b
+    return np.stack([a & b, a & nb, na & b, na & nb, a ^ b])
+
+
+class State:
+    """A partial circuit: node values, how each was made, and a value index."""
+
+    __slots__ = ("index", "ops", "vals")
+
+    def __init__(self) -> None:
+        self.vals: list[int] = list(INPUTS)
+        self.ops: list[tuple[str, int, int]] = [("in", i, -1) for i in range(6)]
+        self.index: dict[int, int] = {v: i for i, v in enumerate(INPUTS)}
+
+    def copy(self) -> State:
+        """An independent copy (the search branches by copying)."""
+        st = State.__new__(State)
+        st.vals = self.vals.copy()
+        st.ops = self.ops.copy()
+        st.index = self.index.copy()
+        return st
+
+    @property
+    def gates(self) -> int:
+        """Number of gates (non-input nodes)."""
+        return len(self.vals) - 6
+
+    def value(self, sig: Signal) -> int:
+        """Truth table of a signed signal."""
+        idx, neg = sig
+        v = 0 if idx < 0 else self.vals[idx]
+        return v ^ FULL if neg else v
+
+    def _add(self, op: str, a: int, b: int, value: int) -> Signal:
+        """Add a gate unless its value (or complement) already exists."""
+        if value in self.index:
+            return (self.index[value], False)
+        if value ^ FULL in self.index:
+            return (self.index[value ^ FULL], True)
+        self.vals.append(value)
+        self.ops.append((op, a, b))
+        self.index[value] = len(self.vals) - 1
+        return (len(self.vals) - 1, False)
+
+    def g_and(self, x: Signal, y: Signal) -> Signal:
+        """AND of two signed signals, one gate (or none for constants/duplicates)."""
+        (ia, na), (ib, nb) = x, y
+        if ia < 0:
+            return y if na else ZERO
+        if ib < 0:
+            return x if nb else ZERO
+        if ia == ib:
+            return x if na == nb else ZERO
+        va, vb = self.vals[ia], self.vals[ib]
+        if not na and not nb:
+            return self._add("and", ia, ib, va & vb)
+        if not na and nb:
+            return self._add("andnot", ia, ib, va & ~vb & FULL)
+        if na and not nb:
+            return self._add("andnot", ib, ia, vb & ~va & FULL)
+        idx, neg = self._add("or", ia, ib, va | vb)
+        return (idx, not neg)
+
+    def g_or(self, x: Signal, y: Signal) -> Signal:
+        """OR of two signed signals (De Morgan on :meth:`g_and`)."""
+        idx, neg = self.g_and((x[0], not x[1]), (y[0], not y[1]))
+        return (idx, not neg)
+
+    def g_xor(self, x: Signal, y: Signal) -> Signal:
+        """XOR of two signed signals, one gate; complements fold into the result."""
+        (ia, na), (ib, nb) = x, y
+        if ia < 0:
+            return (ib, nb ^ na)
+        if ib < 0:
+            return (ia, na ^ nb)
+        if ia == ib:
+            return (-1, na ^ nb)
+        idx, neg = self._add("xor", ia, ib, self.vals[ia] ^ self.vals[ib])
+        return (idx, neg ^ na ^ nb)
+
+    def g_form(self, form: int, x: Signal, y: Signal) -> Signal:
+        """Build one of the five :func:`_forms` of two signals."""
+        if form == 4:
+            return self.g_xor(x, y)
+        return self.g_and((x[0], x[1] ^ bool(form >> 1)), (y[0], y[1] ^ bool(form & 1)))
+
+    def output(self, sig: Signal) -> int:
+        """Make a signal available uncomplemented (adding a NOT if needed)."""
+        idx = sig[0]
+        value = self.value(sig)
+        if value in self.index:
+            return self.index[value]
+        if idx < 0:  # constant outputs never happen for DES; keep it correct anyway
+            raise ValueError("constant output")
+        self.vals.append(value)
+        self.ops.append(("not", idx, -1))
+        self.index[value] = len(self.vals) - 1
+        return len(self.vals) - 1
+
+
+def _fix(st: State, sig: Signal, t: int, mask: int) -> Signal:
+    """Flip ``sig``'s polarity if that is what matches ``t`` on ``mask``."""
+    if (st.value(sig) ^ t) & mask:
+        sig = (sig[0], not sig[1])
+    assert not (st.value(sig) ^ t) & mask
+    return sig
+
+
+def leaf_search(st: State, t: int, mask: int, max_level: int) -> Signal | None:
+    """Build ``t`` (on ``mask``) from existing nodes with at most 3 new gates.
+
+    Returns the signal (gates are added to ``st``) or None if no such
+    combination exists at the searched levels.  Exhaustive over: an existing
+    node; one gate of two nodes; ``node op (node op node)``; and (level 3)
+    ``(node op node) op (node op node)``.
+    """
+    n = len(st.vals)
+    v = np.array(st.vals, dtype=np.uint64)
+    m = np.uint64(mask)
+    tm = np.uint64(t & mask)
+    tn = np.uint64((t ^ FULL) & mask)
+    vm = v & m
+    hit = np.flatnonzero((vm == tm) | (vm == tn))
+    if hit.size:
+        return _fix(st, (int(hit[0]), False), t, mask)
+    if max_level < 1:
+        return None
+    pi, pj = _pairs(n)
+    q = _forms(v[pi], v[pj])  # (5, P)
+    qm = q & m
+    hit = np.flatnonzero(((qm == tm) | (qm == tn)).ravel())
+    if hit.size:
+        form, k = divmod(int(hit[0]), pi.size)
+        sig = st.g_form(form, (int(pi[k]), False), (int(pj[k]), False))
+        return _fix(st, sig, t, mask)
+    if max_level < 2:
+        return None
+    qf = q.ravel()
+    qfm = qf & m
+    npairs = pi.size
+
+    def build_q(k: int) -> Signal:
+        form, kk = divmod(k, npairs)
+        return st.g_form(form, (int(pi[kk]), False), (int(pj[kk]), False))
+
+    # node ^ q: q must equal t ^ node (or its complement) on mask.
+    want = (v ^ np.uint64(t)) & m
+    found = _xor_match(qfm, want, m)
+    if found is not None:
+        k, a = found
+        sig = st.g_xor((a, False), build_q(k))
+        return _fix(st, sig, t, mask)
+    # (node ^ pa) & (q ^ pq), optionally complemented: node side must cover t'.
+    for tprime in (t & mask, (t ^ FULL) & mask):
+        tp = np.uint64(tprime)
+        for pa in (False, True):
+            va = ~v if pa else v
+            cand = np.flatnonzero((tp & ~va) == 0)
+            if not cand.size:
+                continue
+            m2 = va[cand] & m  # (c,)
+            qq = qf[None, :] & m2[:, None]
+            t2 = (tp & m2)[:, None]
+            ok = (qq == t2) | (qq == (m2[:, None] ^ t2))
+            rows, cols = np.nonzero(ok)
+            if rows.size:
+                a = int(cand[rows[0]])
+                qsig = build_q(int(cols[0]))
+                qv = st.value(qsig)
+                if (qv ^ tprime) & int(m2[rows[0]]):
+                    qsig = (qsig[0], not qsig[1])
+                sig = st.g_and((a, pa), qsig)
+                return _fix(st, sig, t, mask)
+    if max_level < 3:
+        return None
+    # q ^ q'
+    found = _xor_match(qfm, (qf ^ np.uint64(t)) & m, m)
+    if found is not None:
+        k, k2 = found
+        sig = st.g_xor(build_q(k2), build_q(k))
+        return _fix(st, sig, t, mask)
+    # (q ^ pa) & (q' ^ pq): restrict to the q that cover t'.
+    for tprime in (t & mask, (t ^ FULL) & mask):
+        tp = np.uint64(tprime)
+        for pa in (False, True):
+            qa = ~qf if pa else qf
+            cand = np.flatnonzero((tp & ~qa) == 0)
+            if not cand.size:
+                continue
+            cand = cand[:256]
+            m2 = qa[cand] & m
+            qq = qf[None, :] & m2[:, None]
+            t2 = (tp & m2)[:, None]
+            ok = (qq == t2) | (qq == (m2[:, None] ^ t2))
+            rows, cols = np.nonzero(ok)
+            if rows.size:
+                sa = build_q(int(cand[rows[0]]))
+                if pa:
+                    sa = (sa[0], not sa[1])
+                qsig = build_q(int(cols[0]))
+                m2i = st.value(sa) & mask
+                if (st.value(qsig) ^ tprime) & m2i:
+                    qsig = (qsig[0], not qsig[1])
+                sig = st.g_and(sa, qsig)
+                return _fix(st, sig, t, mask)
+    return None
+
+
+def _xor_match(qm: np.ndarray, want: np.ndarray, m: np.uint64) -> tuple[int, int] | None:
+    """Find (k, a) with ``qm[k] == want[a]`` or ``qm[k] == want[a] ^ m``."""
+    both = np.concatenate([want, want ^ m])
+    isin = np.isin(qm, both)
+    ks = np.flatnonzero(isin)
+    if not ks.size:
+        return None
+    k = int(ks[0])
+    val = qm[k]
+    a = np.flatnonzero((want == val) | ((want ^ m) == val))
+    return k, int(a[0])
+
+
+@dataclass(frozen=True)
+class Params:
+    """Search effort: options tried per recursion depth, and leaf search level."""
+
+    widths: tuple[int, ...]
+    leaf_level: int = 3
+
+
+def synth(
+    st: State,
+    t: int,
+    mask: int,
+    avail: tuple[int, ...],
+    depth: int,
+    params: Params,
+    rng: random.Random,
+) -> tuple[State, Signal]:
+    """Return a new state that computes ``t`` on ``mask``, and the signal that does.
+
+    ``avail`` are the input indices still usable as multiplexer selectors.
+    """
+    tm = t & mask
+    if tm == 0:
+        return st, ZERO
+    if tm == mask:
+        return st, ONE
+    st1 = st.copy()
+    sig = leaf_search(st1, t, mask, params.leaf_level)
+    if sig is not None:
+        return st1, sig
+    # A selector is only useful if the care set has inputs on both of its sides.
+    split = [s for s in range(6) if mask & INPUTS[s] and mask & ~INPUTS[s]]
+    options = [
+        (s, pol, form) for s in avail if s in split for pol in (False, True) for form in range(3)
+    ]
+    rng.shuffle(options)
+    width = params.widths[min(depth, len(params.widths) - 1)]
+    if not options:
+        # Selectors used up (the OR/AND forms leave one-sided don't-cares): the XOR
+        # form on any splitting input strictly shrinks both care sets, so this ends.
+        options, width = [(split[0], False, 0)], 1
+    best: tuple[State, Signal] | None = None
+    for s, pol, form in options[:width]:
+        res = _try_option(st, t, mask, avail, depth, params, rng, s, pol, form)
+        if best is None or res[0].gates < best[0].gates:
+            best = res
+    assert best is not None
+    return best
+
+
+def _try_option(
+    st: State,
+    t: int,
+    mask: int,
+    avail: tuple[int, ...],
+    depth: int,
+    params: Params,
+    rng: random.Random,
+    s: int,
+    pol: bool,
+    form: int,
+) -> tuple[State, Signal]:
+    """Decompose on selector input ``s`` (complemented if ``pol``) with one mux form.
+
+    form 0: ``f = b ^ (s & c)``; form 1: ``f = b | (s & c)``;
+    form 2: ``f = b & ~(s & c)``.
+    """
+    sval = INPUTS[s] ^ FULL if pol else INPUTS[s]
+    ssig: Signal = (s, pol)
+    r1 = mask & sval
+    r0 = mask & ~sval
+    rest = tuple(x for x in avail if x != s)
+    if form == 0:
+        st, b = synth(st, t, r0, rest, depth + 1, params, rng)
+        st, c = synth(st, t ^ st.value(b), r1, rest, depth + 1, params, rng)
+        st = st.copy()
+        out = st.g_xor(b, st.g_and(ssig, c))
+    elif form == 1:
+        st, b = synth(st, t, r0 | (r1 & ~t), rest, depth + 1, params, rng)
+        st, c = synth(st, t, r1 & ~st.value(b), rest, depth + 1, params, rng)
+        st = st.copy()
+        out = st.g_or(b, st.g_and(ssig, c))
+    else:
+        st, b = synth(st, t, r0 | (r1 & t), rest, depth + 1, params, rng)
+        st, c = synth(st, t ^ FULL, r1 & st.value(b), rest, depth + 1, params, rng)
+        st = st.copy()
+        x = st.g_and(ssig, c)
+        out = st.g_and(b, (x[0], not x[1]))
+    assert not (st.value(out) ^ t) & mask
+    return st, out
+
+
+def prune(st: State, outs: Sequence[int]) -> tuple[list[tuple[str, int, int]], list[int]]:
+    """Drop dead gates; return (ops with renumbered operands, output indices)."""
+    live = set()
+    stack = list(outs)
+    while stack:
+        i = stack.pop()
+        if i in live:
+            continue
+        live.add(i)
+        op, a, b = st.ops[i]
+        if op != "in":
+            stack.append(a)
+            if b >= 0:
+                stack.append(b)
+    new_index: dict[int, int] = {}
+    ops: list[tuple[str, int, int]] = []
+    for i, (op, a, b) in enumerate(st.ops):
+        if i in live or op == "in":
+            new_index[i] = len(ops)
+            if op == "in":
+                ops.append((op, a, b))
+            else:
+                ops.append((op, new_index[a], new_index[b] if b >= 0 else -1))
+    return ops, [new_index[o] for o in outs]
+
+
+def synth_box_once(
+    box: int, params: Params, rng: random.Random
+) -> tuple[list[tuple[str, int, int]], list[int]]:
+    """One randomized attempt at a circuit for all four outputs of ``box``."""
+    targets = box_targets(box)
+    order = list(range(4))
+    rng.shuffle(order)
+    st = State()
+    outs = [0] * 4
+    for k in order:
+        st, sig = synth(st, targets[k], FULL, tuple(range(6)), 0, params, rng)
+        st = st.copy()
+        outs[k] = st.output(sig)
+    ops, outs2 = prune(st, outs)
+    return ops, outs2
+
+
+def evaluate(ops: Sequence[tuple[str, int, int]], outs: Sequence[int]) -> list[int]:
+    """Truth tables of the outputs of a circuit (for self-checks)."""
+    vals: list[int] = []
+    for op, a, b in ops:
+        if op == "in":
+            vals.append(INPUTS[a])
+        elif op == "and":
+            vals.append(vals[a] & vals[b])
+        elif op == "or":
+            vals.append(vals[a] | vals[b])
+        elif op == "xor":
+            vals.append(vals[a] ^ vals[b])
+        elif op == "andnot":
+            vals.append(vals[a] & ~vals[b] & FULL)
+        elif op == "not":
+            vals.append(vals[a] ^ FULL)
+        else:
+            raise ValueError(op)
+    return [vals[o] for o in outs]
+
+
+EFFORTS: dict[int, tuple[Params, int]] = {
+    # effort: (search widths per depth, restarts per box)
+    0: (Params(widths=(2, 1)), 1),
+    1: (Params(widths=(6, 1)), 4),
+    2: (Params(widths=(12, 2, 1)), 8),
+    3: (Params(widths=(36, 2, 1)), 16),
+    4: (Params(widths=(36, 3, 1)), 32),
+}
+
+
+def search_box(box: int, seed: int, effort: int) -> tuple[list[tuple[str, int, int]], list[int]]:
+    """Best circuit for ``box`` over the restarts of the given effort level."""
+    params, restarts = EFFORTS[effort]
+    best: tuple[list[tuple[str, int, int]], list[int]] | None = None
+    targets = box_targets(box)
+    for r in range(restarts):
+        rng = random.Random(f"{seed}:{box}:{r}")
+        ops, outs = synth_box_once(box, params, rng)
+        assert evaluate(ops, outs) == targets
+        if best is None or len(ops) < len(best[0]):
+            best = (ops, outs)
+    assert best is not None
+    return best
+
+
+def _name(i: int) -> str:
+    return f"a{i + 1}" if i < 6 else f"t{i - 5}"
+
+
+def render_function(name: str, ops: Sequence[tuple[str, int, int]], outs: Sequence[int]) -> str:
+    """Python source of one straight-line S-box function."""
+    sym = {"and": "&", "or": "|", "xor": "^"}
+    lines = [f"def {name}(a1, a2, a3, a4, a5, a6):"]
+    for i, (op, a, b) in enumerate(ops):
+        if op == "in":
+            continue
+        if op == "not":
+            expr = f"~{_name(a)}"
+        elif op == "andnot":
+            expr = f"{_name(a)} & ~{_name(b)}"
+        else:
+            expr = f"{_name(a)} {sym[op]} {_name(b)}"
+        lines.append(f"    {_name(i)} = {expr}")
+    lines.append(f"    return ({', '.join(_name(o) for o in outs)})")
+    return "\n".join(lines) + "\n"
+
+
+def render_module(
+    circuits: Sequence[tuple[list[tuple[str, int, int]], list[int]]],
+    command: str,
+    seed: int,
+    effort: int,
+    seconds: float,
+) -> str:
+    """The whole generated module."""
+    counts = [len(ops) - 6 for ops, _ in circuits]
+    avg = sum(counts) / len(counts)
+    head = [
+        "# Generated by tools/gen_sbox_circuits.py -- do not edit by hand.",
+        f"# Command: {command}",
+        f"# Seed: {seed}, effort: {effort}, search time: {seconds:.0f} s",
+        "# Gate basis: AND, OR, XOR, ANDNOT (x & ~y, one gate), NOT.",
+        "# Gates per S-box: " + ", ".join(f"S{j + 1}={c}" for j, c in enumerate(counts)),
+        f"# Average: {avg:.3f} gates",
+        '"""Bitslice Boolean circuits for the DES S-boxes (generated; see header)."""',
+        "",
+    ]
+    body = [render_function(f"s{j + 1}", ops, outs) for j, (ops, outs) in enumerate(circuits)]
+    tail = [
+        f"GATE_COUNTS = ({', '.join(str(c) for c in counts)})",
+        f"AVERAGE_GATES = {avg!r}",
+        "",
+    ]
+    return "\n".join(head) + "\n\n" + "\n\n".join(body) + "\n\n" + "\n".join(tail)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point."""
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--effort", type=int, default=3, choices=sorted(EFFORTS))
+    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--boxes", default="1-8", help="e.g. 1-8 or 1,3 (partial runs only print)")
+    ap.add_argument(
+        "--output",
+        type=Path,
+        default=Path(__file__).resolve().parent.parent / "numbades" / "_sbox_circuits.py",
+    )
+    args = ap.parse_args(argv)
+    if "-" in args.boxes:
+        lo, hi = args.boxes.split("-")
+        boxes = list(range(int(lo) - 1, int(hi)))
+    else:
+        boxes = [int(x) - 1 for x in args.boxes.split(",")]
+    start = time.monotonic()
+    with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+        circuits = list(
+            pool.map(search_box, boxes, itertools.repeat(args.seed), itertools.repeat(args.effort))
+        )
+    seconds = time.monotonic() - start
+    for box, (ops, _) in zip(boxes, circuits, strict=True):
+        print(f"S{box + 1}: {len(ops) - 6} gates")
+    print(f"average {sum(len(o) - 6 for o, _ in circuits) / len(circuits):.3f}, {seconds:.0f} s")
+    if boxes == list(range(8)):
+        command = f"python tools/gen_sbox_circuits.py --seed {args.seed} --effort {args.effort}"
+        args.output.write_text(render_module(circuits, command, args.seed, args.effort, seconds))
+        print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
