@@ -54,7 +54,9 @@ def openssl_version() -> tuple[int, ...] | None:
     return tuple(int(g) for g in match.groups()) if match else None
 
 
-def openssl_speed(cipher: str, nbytes: int, seconds: float) -> float | None:
+def openssl_speed(
+    cipher: str, nbytes: int, seconds: float, *, decrypt: bool = False
+) -> float | None:
     """Bytes/s of ``openssl speed -evp cipher`` at one message size; None if unavailable.
 
     Single DES sits in OpenSSL 3's legacy provider, so it is asked for
@@ -67,6 +69,8 @@ def openssl_speed(cipher: str, nbytes: int, seconds: float) -> float | None:
     if version >= (3,) and "ede3" not in cipher:
         cmd += ["-provider", "legacy", "-provider", "default"]
     secs = max(1, round(seconds))
+    if decrypt:
+        cmd.append("-decrypt")
     cmd += ["-evp", cipher, "-bytes", str(nbytes), "-seconds", str(secs), "-mr"]
     try:
         out = subprocess.run(

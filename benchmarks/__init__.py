@@ -1,0 +1,85 @@
+"""asv benchmark suite for numbades (see docs/benchmarking.md).
+
+Shared pieces of the suite: which engines and features the numbades under
+test has (so one suite runs against old and new commits alike), lazily built
+input buffers, and a throughput helper for the ``track_`` benchmarks.
+
+asv runs every benchmark and parameter combination in a fresh process and
+re-runs ``setup`` before each sample, so: nothing here compiles at import
+time, inputs are built once per process on first use, and each benchmark's
+``setup`` makes one small warm call so that Numba compilation (or loading
+from its cache) never lands in a timed figure.  A feature missing from the
+library raises ``NotImplementedError`` in ``setup``, which asv reports as
+skipped (n/a) rather than failed.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+
+import numpy as np
+
+KEY8 = bytes.fromhex("0123456789abcdef")
+KEY24 = bytes.fromhex("0123456789abcdef23456789abcdef01456789abcdef0123")
+IV = bytes.fromhex("1234567890abcdef")
+
+# Batch sizes: parameter values are these labels, so the asv pages read "4 KiB".
+SIZES: dict[str, int] = {"64 B": 64, "4 KiB": 4 * 1024, "1 MiB": 1024 * 1024}
+LARGE = 1024 * 1024
+
+_buffers: dict[int, np.ndarray] = {}
+
+
+def variants() -> list[str]:
+    """Engines of the numbades under test (just ``table`` if it cannot say)."""
+    try:
+        import numbades
+
+        return list(numbades.variants())
+    except Exception:  # noqa: BLE001 - an old or broken commit must not break discovery
+        return ["table"]
+
+
+def require(condition: bool, what: str) -> None:
+    """Skip the benchmark (asv: n/a) when the library lacks ``what``."""
+    if not condition:
+        raise NotImplementedError(f"not available in this numbades: {what}")
+
+
+def data(nbytes: int) -> np.ndarray:
+    """A deterministic pseudo-random uint8 buffer of ``nbytes``, built once per process."""
+    buf = _buffers.get(nbytes)
+    if buf is None:
+        rng = np.random.default_rng(nbytes)
+        buf = _buffers[nbytes] = rng.integers(0, 256, nbytes, dtype=np.uint8)
+    return buf
+
+
+def megabytes_per_second(
+    call: Callable[[], object], nbytes: int, budget: float = 0.3, repeats: int = 3
+) -> float:
+    """Median MB/s (10**6 bytes) over ``repeats`` timed loops of ``call``.
+
+    Each loop runs ``call`` (which processes ``nbytes``) for about
+    ``budget / repeats`` seconds and at least once.
+    """
+    rates = []
+    slice_ = budget / repeats
+    for _ in range(repeats):
+        calls = 0
+        start = time.perf_counter()
+        while True:
+            call()
+            calls += 1
+            elapsed = time.perf_counter() - start
+            if elapsed >= slice_:
+                break
+        rates.append(calls * nbytes / elapsed / 1e6)
+    return statistics.median(rates)
+
+
+def per_second(call: Callable[[], object], budget: float = 0.3, repeats: int = 3) -> float:
+    """Median calls per second of ``call``, measured as :func:`megabytes_per_second`."""
+    return megabytes_per_second(call, 1_000_000, budget, repeats)

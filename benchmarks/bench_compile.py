@@ -1,0 +1,72 @@
+"""First-call cost: import plus first encryption, in a fresh subprocess.
+
+"cold" gives the child an empty ``NUMBA_CACHE_DIR``, so it compiles
+everything it touches; "warm" runs a child once to fill a cache and then
+times a second child against it (what ``cache=True`` buys).  Measured in a
+subprocess because the benchmark process itself has long since imported and
+compiled.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+from . import variants
+
+ENGINES = tuple(v for v in ("table", "table+unroll+risc2+ptr", "bitslice") if v in variants())
+
+CHILD = """
+import json, sys, time
+t0 = time.perf_counter()
+import numbades
+t1 = time.perf_counter()
+numbades.DES(bytes(8), variant=sys.argv[1]).encrypt(bytes(4096))
+t2 = time.perf_counter()
+print(json.dumps({"import": t1 - t0, "first_encrypt": t2 - t1, "total": t2 - t0}))
+"""
+
+
+def first_call(variant: str, cache_dir: str) -> dict[str, float]:
+    """Seconds for import, first encrypt and both, in a child using ``cache_dir``."""
+    env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir, "NUMBA_NUM_THREADS": "1"}
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, variant],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=600,
+        check=True,
+    )
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+class FirstCall:
+    """Import + first ``encrypt`` of 4 KiB, cold and warm Numba cache."""
+
+    params = (ENGINES or ("table",), ("cold", "warm"))
+    param_names = ("variant", "cache")
+    timeout = 900
+    rounds = 1
+    repeat = 1
+
+    def setup(self, variant: str, cache: str) -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="numbades-asv-cache-")
+        if cache == "warm":
+            first_call(variant, self._tmp.name)
+
+    def teardown(self, variant: str, cache: str) -> None:
+        self._tmp.cleanup()
+
+    def track_first_call_seconds(self, variant: str, cache: str) -> float:
+        return first_call(variant, self._tmp.name)["total"]
+
+    track_first_call_seconds.unit = "seconds"
+
+    def track_first_encrypt_seconds(self, variant: str, cache: str) -> float:
+        return first_call(variant, self._tmp.name)["first_encrypt"]
+
+    track_first_encrypt_seconds.unit = "seconds"

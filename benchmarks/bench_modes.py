@@ -1,0 +1,99 @@
+"""Modes of operation, Triple-DES and multi-message CBC at 1 MiB (MB/s, one core)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import IV, KEY8, KEY24, LARGE, data, megabytes_per_second, require
+
+MODES = ("ecb", "cbc", "cfb", "ofb", "ctr", "cfb8")
+DIRECTIONS = ("encrypt", "decrypt")
+
+
+def _one_thread() -> None:
+    import numba
+
+    numba.set_num_threads(1)
+
+
+def _prepare(cipher: object, direction: str, mode: str, nbytes: int):
+    """A no-argument call running ``direction`` in ``mode`` over ``nbytes``, warmed up."""
+    fn = getattr(cipher, direction)
+    src = data(nbytes)
+    dst = np.empty_like(src)
+    kwargs = {"mode": mode} if mode == "ecb" else {"mode": mode, "iv": IV}
+    try:
+        fn(src[:64], out=dst[:64], **kwargs)  # compile / load from cache
+    except (ValueError, TypeError, NotImplementedError) as exc:
+        require(False, f"{type(cipher).__name__} mode {mode!r} ({exc})")
+    return lambda: fn(src, out=dst, **kwargs)
+
+
+class DesModes:
+    """Single DES in each mode, both directions, engine ``auto``."""
+
+    params = (MODES, DIRECTIONS)
+    param_names = (
+        "mode",
+        "direction",
+    )
+
+    def setup(self, mode: str, direction: str) -> None:
+        import numbades
+
+        _one_thread()
+        self.call = _prepare(numbades.DES(KEY8), direction, mode, LARGE)
+
+    def track_des(self, mode: str, direction: str) -> float:
+        return megabytes_per_second(self.call, LARGE)
+
+    track_des.unit = "MB/s"
+
+
+class TripleDesModes:
+    """Triple-DES (EDE, three keys), ECB and CBC, both directions."""
+
+    params = (("ecb", "cbc"), DIRECTIONS)
+    param_names = (
+        "mode",
+        "direction",
+    )
+
+    def setup(self, mode: str, direction: str) -> None:
+        import numbades
+
+        require(hasattr(numbades, "TripleDES"), "TripleDES")
+        _one_thread()
+        self.call = _prepare(numbades.TripleDES(KEY24), direction, mode, LARGE)
+
+    def track_3des(self, mode: str, direction: str) -> float:
+        return megabytes_per_second(self.call, LARGE)
+
+    track_3des.unit = "MB/s"
+
+
+class EncryptMany:
+    """CBC over many independent messages in one call (``encrypt_many``)."""
+
+    params = ((64, 1024), ("4 KiB",))
+    param_names = (
+        "messages",
+        "message_size",
+    )
+
+    def setup(self, messages: int, message_size: str) -> None:
+        import numbades
+
+        cipher = numbades.DES(KEY8)
+        require(hasattr(cipher, "encrypt_many"), "encrypt_many")
+        _one_thread()
+        self.nbytes = messages * 4096
+        block = data(self.nbytes).reshape(messages, 4096)
+        ivs = np.frombuffer(IV * messages, dtype=np.uint8).reshape(messages, 8)
+        cipher.encrypt_many(block[:2], mode="cbc", ivs=ivs[:2])
+        self.call = lambda: cipher.encrypt_many(block, mode="cbc", ivs=ivs)
+
+    def track_cbc_many(self, messages: int, message_size: str) -> float:
+        return megabytes_per_second(self.call, self.nbytes)
+
+    track_cbc_many.unit = "MB/s"

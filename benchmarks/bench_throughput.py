@@ -1,0 +1,98 @@
+"""ECB throughput of every engine at several batch sizes (MB/s, one core)."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import KEY8, SIZES, data, megabytes_per_second, require, variants
+
+
+def _one_thread() -> None:
+    import numba
+
+    numba.set_num_threads(1)
+
+
+class EcbThroughput:
+    """DES-ECB encryption into a preallocated buffer, per engine and batch size."""
+
+    params = (tuple(variants()), tuple(SIZES))
+    param_names = (
+        "variant",
+        "batch",
+    )
+    timeout = 300
+
+    def setup(self, variant: str, batch: str) -> None:
+        import numbades
+
+        _one_thread()
+        self.nbytes = SIZES[batch]
+        self.cipher = numbades.DES(KEY8, variant=variant)
+        self.src = data(self.nbytes)
+        self.dst = np.empty_like(self.src)
+        self.cipher.encrypt(self.src[:64], out=self.dst[:64])  # compile / load from cache
+
+    def track_ecb_encrypt(self, variant: str, batch: str) -> float:
+        return megabytes_per_second(
+            lambda: self.cipher.encrypt(self.src, out=self.dst), self.nbytes
+        )
+
+    track_ecb_encrypt.unit = "MB/s"
+
+    def track_ecb_decrypt(self, variant: str, batch: str) -> float:
+        return megabytes_per_second(
+            lambda: self.cipher.decrypt(self.src, out=self.dst), self.nbytes
+        )
+
+    track_ecb_decrypt.unit = "MB/s"
+
+
+class EcbTime:
+    """The same 1 MiB ECB encryption as a ``time_`` benchmark (asv's own statistics).
+
+    Processes 1 MiB (1,048,576 bytes) per call.
+    """
+
+    params = (tuple(variants()),)
+    param_names = ("variant",)
+
+    def setup(self, variant: str) -> None:
+        import numbades
+
+        _one_thread()
+        self.cipher = numbades.DES(KEY8, variant=variant)
+        self.src = data(SIZES["1 MiB"])
+        self.dst = np.empty_like(self.src)
+        self.cipher.encrypt(self.src[:64], out=self.dst[:64])
+
+    def time_ecb_encrypt_1MiB(self, variant: str) -> None:
+        self.cipher.encrypt(self.src, out=self.dst)
+
+
+class BitsliceThreads:
+    """The bitslice engine's ECB throughput at 1 MiB with 1 and 2 Numba threads."""
+
+    params = ((1, 2),)
+    param_names = ("threads",)
+    timeout = 300
+
+    def setup(self, threads: int) -> None:
+        import numba
+
+        import numbades
+
+        require("bitslice" in variants(), "bitslice engine")
+        require(threads <= numba.config.NUMBA_NUM_THREADS, f"{threads} Numba threads")
+        numba.set_num_threads(threads)
+        self.cipher = numbades.DES(KEY8, variant="bitslice")
+        self.src = data(SIZES["1 MiB"])
+        self.dst = np.empty_like(self.src)
+        self.cipher.encrypt(self.src, out=self.dst)  # compiles the parallel path too
+
+    def track_bitslice_ecb(self, threads: int) -> float:
+        return megabytes_per_second(
+            lambda: self.cipher.encrypt(self.src, out=self.dst), SIZES["1 MiB"]
+        )
+
+    track_bitslice_ecb.unit = "MB/s"
