@@ -48,6 +48,16 @@ def require(condition: bool, what: str) -> None:
         raise NotImplementedError(f"not available in this numbades: {what}")
 
 
+def library():
+    """The numbades under test, or skip (n/a) on commits from before its cipher API."""
+    try:
+        import numbades
+    except ImportError as exc:
+        raise NotImplementedError(f"numbades does not import: {exc}") from None
+    require(hasattr(numbades, "DES"), "numbades.DES")
+    return numbades
+
+
 def data(nbytes: int) -> np.ndarray:
     """A deterministic pseudo-random uint8 buffer of ``nbytes``, built once per process."""
     buf = _buffers.get(nbytes)

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import KEY24, per_second, require
+from . import KEY24, library, per_second, require
 
 KEYS = tuple(bytes([i]) * 8 for i in range(1, 255, 2))
 
@@ -11,7 +11,7 @@ class KeySchedule:
     """``numbades.DES(key)`` / ``numbades.TripleDES(key)`` constructions per second."""
 
     def setup(self) -> None:
-        import numbades
+        numbades = library()
 
         self.numbades = numbades
         numbades.DES(KEYS[0])  # compile / load the key-schedule kernel

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import IV, KEY8, KEY24, LARGE, data, megabytes_per_second, require
+from . import IV, KEY8, KEY24, LARGE, data, library, megabytes_per_second, require
 
 MODES = ("ecb", "cbc", "cfb", "ofb", "ctr", "cfb8")
 DIRECTIONS = ("encrypt", "decrypt")
@@ -39,7 +39,7 @@ class DesModes:
     )
 
     def setup(self, mode: str, direction: str) -> None:
-        import numbades
+        numbades = library()
 
         _one_thread()
         self.call = _prepare(numbades.DES(KEY8), direction, mode, LARGE)
@@ -60,7 +60,7 @@ class TripleDesModes:
     )
 
     def setup(self, mode: str, direction: str) -> None:
-        import numbades
+        numbades = library()
 
         require(hasattr(numbades, "TripleDES"), "TripleDES")
         _one_thread()
@@ -82,7 +82,7 @@ class EncryptMany:
     )
 
     def setup(self, messages: int, message_size: str) -> None:
-        import numbades
+        numbades = library()
 
         cipher = numbades.DES(KEY8)
         require(hasattr(cipher, "encrypt_many"), "encrypt_many")

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import KEY8, SIZES, data, megabytes_per_second, require, variants
+from . import KEY8, SIZES, data, library, megabytes_per_second, require, variants
 
 
 def _one_thread() -> None:
@@ -24,7 +24,7 @@ class EcbThroughput:
     timeout = 300
 
     def setup(self, variant: str, batch: str) -> None:
-        import numbades
+        numbades = library()
 
         _one_thread()
         self.nbytes = SIZES[batch]
@@ -58,7 +58,7 @@ class EcbTime:
     param_names = ("variant",)
 
     def setup(self, variant: str) -> None:
-        import numbades
+        numbades = library()
 
         _one_thread()
         self.cipher = numbades.DES(KEY8, variant=variant)
@@ -80,7 +80,7 @@ class BitsliceThreads:
     def setup(self, threads: int) -> None:
         import numba
 
-        import numbades
+        numbades = library()
 
         require("bitslice" in variants(), "bitslice engine")
         require(threads <= numba.config.NUMBA_NUM_THREADS, f"{threads} Numba threads")

@@ -206,3 +206,22 @@ def test_console_script() -> None:
     )
     assert proc.returncode == 0
     assert "--compare" in proc.stdout
+
+
+def test_asm_normalisation_ignores_names_and_comments() -> None:
+    from numbades._cli_opts import normalise_asm
+
+    a = (
+        '\t.file\t"<string>"\n'
+        "_ZN8numbades14_table_kernels9ecb_table17h1234E:  # @ecb_table\n"
+        "\tmovq\t(%rdi), %rax   # load\n"
+        '\t.asciz "ecb_table"\n'
+    )
+    b = a.replace("9ecb_table17h1234", "16ecb_table_unroll5h99").replace(
+        "ecb_table", "ecb_table_unroll"
+    )
+    c = a.replace("(%rdi)", "8(%rdi)")
+    na = normalise_asm(a, ["ecb_table"])
+    assert na == normalise_asm(b, ["ecb_table_unroll"])
+    assert na != normalise_asm(c, ["ecb_table"])
+    assert "load" not in na and ".file" not in na
