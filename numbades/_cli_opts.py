@@ -15,10 +15,12 @@ too and are shared with ``numbades speed`` and ``benchmarks/compare.py``.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import re
 import sys
 import time
+import warnings
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TextIO
@@ -168,7 +170,7 @@ def variant_options(name: str) -> tuple[str, ...]:
 
 _ASM_COMMENT = re.compile(r"\s*(#|//|;).*$")
 _MANGLED = re.compile(r"_ZN[\w$.]+|\.L(func_end|tmp|_MergedGlobals)\w*")
-_SKIPPED_DIRECTIVES = (".file", ".ident", ".loc", ".section\t.note", ".section .note")
+_SKIPPED_DIRECTIVES = (".file", ".ident", ".loc", ".size", ".section\t.note", ".section .note")
 
 
 def normalise_asm(text: str, names: Sequence[str]) -> str:
@@ -189,37 +191,110 @@ def normalise_asm(text: str, names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def identical_code_groups(engines: Sequence[str]) -> list[list[str]] | None:
+def _ecb_kernel(entry: object) -> tuple[object | None, list[str]]:
+    """The ECB dispatcher in a ``KERNELS`` entry, and the Python names to normalise away.
+
+    An entry is a dispatcher or a tuple holding one (e.g. block function, ECB
+    kernel, flag); the ECB kernel is the dispatcher named ``ecb_*``, else the last.
+    """
+    parts = entry if isinstance(entry, (tuple, list)) else (entry,)
+    dispatchers = [p for p in parts if hasattr(p, "inspect_asm")]
+    if not dispatchers:
+        return None, []
+    names: set[str] = set()
+    for d in dispatchers:
+        py_func = getattr(d, "py_func", None)
+        names |= {getattr(py_func, "__qualname__", ""), getattr(py_func, "__name__", "")}
+    ecb = [d for d in dispatchers if getattr(d, "__name__", "").startswith("ecb")]
+    return (ecb or dispatchers)[-1], sorted(names - {""}, key=len, reverse=True)
+
+
+def _kernel_asm(kernel: object) -> dict:
+    """``inspect_asm()`` of a compiled dispatcher, by signature.
+
+    Numba disables inspection of code loaded from its on-disk cache (it warns
+    and returns a stub), so such a kernel is compiled again as an uncached copy
+    for the same signatures, and the copy is inspected.
+    """
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        asm = kernel.inspect_asm()
+    if asm and not any("disabled for cached code" in str(w.message) for w in caught):
+        return asm
+    import numba
+
+    options = {k: v for k, v in getattr(kernel, "targetoptions", {}).items() if k != "cache"}
+    options.pop("nopython", None)  # implied by njit, which warns if it is given
+    copy = numba.njit(**options)(kernel.py_func)
+    for sig in kernel.signatures:
+        copy.compile(sig)
+    return copy.inspect_asm()
+
+
+def _code_check_key(entries: dict[str, tuple[object, list[str]]]) -> str:
+    """Hash of everything that decides the machine code: sources, signatures, toolchain, CPU."""
+    import inspect
+
+    from llvmlite import binding
+
+    parts = [_machine.toolchain(), binding.get_host_cpu_name(), binding.get_host_cpu_features()]
+    for name, (kernel, _) in sorted(entries.items()):
+        try:
+            source = inspect.getsource(kernel.py_func)
+        except (OSError, TypeError):
+            source = repr(kernel.py_func)
+        parts += [name, source, repr(sorted(map(str, kernel.signatures)))]
+    return hashlib.sha256("\x00".join(map(str, parts)).encode()).hexdigest()
+
+
+def identical_code_groups(
+    engines: Sequence[str], progress: Progress | None = None
+) -> list[list[str]] | None:
     """Groups (two or more) of ``engines`` whose ECB kernels compiled identically.
 
-    Uses ``numbades._table_kernels.KERNELS`` (engine name -> dispatcher);
-    returns None when the library does not expose it.  Only kernels already
-    compiled are compared, so call this after the warm-up.
+    Uses ``numbades._table_kernels.KERNELS`` (engine name -> dispatcher, or a
+    tuple holding it); returns None when the library does not expose it.  Only
+    kernels already compiled are compared, so call this after the warm-up.  The
+    answer is remembered in the user cache directory, keyed on the kernels'
+    source, signatures, toolchain and CPU, because finding it may mean
+    compiling every kernel again (see :func:`_kernel_asm`).
     """
     try:
         from ._table_kernels import KERNELS
     except ImportError:
         return None
-    by_code: dict[str, list[str]] = {}
+    entries = {}
     for name in engines:
-        kernel = KERNELS.get(name)
-        if kernel is None:
-            continue
+        kernel, names = _ecb_kernel(KERNELS.get(name))
+        if kernel is not None and getattr(kernel, "signatures", None):
+            entries[name] = (kernel, names)
+    memo = _saved_choice.user_cache_dir() / "identical_code.json"
+    key = _code_check_key(entries)
+    try:
+        saved = json.loads(memo.read_text())
+        if saved.get("key") == key:
+            return saved["groups"]
+    except (OSError, ValueError, AttributeError, KeyError):
+        pass
+    by_code: dict[str, list[str]] = {}
+    for i, (name, (kernel, names)) in enumerate(entries.items(), 1):
+        if progress is not None:
+            progress.update("opts: comparing machine code", f"[{i}/{len(entries)}] {name}")
         try:
-            asm = kernel.inspect_asm()
+            asm = _kernel_asm(kernel)
         except Exception:  # noqa: BLE001 - inspection is a note, never a failure
             asm = {}
         if not asm:
             continue
-        py_func = getattr(kernel, "py_func", None)
-        names = sorted(
-            {getattr(py_func, "__qualname__", ""), getattr(py_func, "__name__", "")},
-            key=len,
-            reverse=True,
-        )
         text = "\n".join(normalise_asm(asm[sig], names) for sig in sorted(asm, key=str))
         by_code.setdefault(text, []).append(name)
-    return [group for group in by_code.values() if len(group) > 1]
+    groups = [group for group in by_code.values() if len(group) > 1]
+    try:
+        memo.parent.mkdir(parents=True, exist_ok=True)
+        memo.write_text(json.dumps({"key": key, "groups": groups}))
+    except OSError:
+        pass
+    return groups
 
 
 # ---------------------------------------------------------------- measuring
@@ -399,7 +474,7 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
                 per_class[cls] = measure(
                     engines, nbytes, args.seconds, progress, f" ({cls}, {format_size(nbytes)})"
                 )
-    groups = identical_code_groups(engines)
+    groups = identical_code_groups(engines, progress)
     progress.done()
     load_after = _machine.load_average()
     wall = time.perf_counter() - started
