@@ -1,0 +1,149 @@
+"""Tables derived at import from the FIPS 46-3 definitions in ``_fips``.
+
+The table engines work in libdes's *rotated-R frame*: a half-block is held as
+a 32-bit word rotated so that every S-box's six E-expansion input bits sit at
+six adjacent bit positions, at bits 2..7, 10..15, 18..23, 26..31 of either
+
+    u = R ^ Ku            (four of the S-boxes), or
+    t = rotr(R ^ Kt, 4)   (the other four).
+
+E then costs nothing: it is the choice of which bits each table index takes.
+Each ``SPTRANS[slot]`` maps those six bits straight to the S-box output passed
+through P, expressed in the same rotated frame, so a round is eight loads and
+XORs.  The round keys ``Ku``/``Kt`` carry each box's six key bits at the same
+positions.  Which S-box serves which slot, and how index bits map onto S-box
+inputs, is worked out here from E, not typed in.
+
+Also derived here: byte/chunk lookup tables that apply PC-1, PC-2 and the
+48-bit -> (Ku, Kt) scatter by OR-ing precomputed contributions, which is what
+makes the key schedule fast.
+"""
+
+import numpy as np
+
+from . import _fips
+from ._permute import permute, rotl
+
+# The frame: R_frame = rotl32(R, FRAME_ROTATION), with R in FIPS order (bit 1 = MSB).
+FRAME_ROTATION = 7
+# t is rotated right by this much before its four table indices are taken.
+T_ROTATION = 4
+# Bit position of the lowest index bit of the table read from bits 2..7, 10..15, ...
+SLOT_BASES = (2, 10, 18, 26)
+MASK32 = 0xFFFFFFFF
+
+
+def frame_bit_to_fips(position: int) -> int:
+    """FIPS bit number (1..32) of R held at ``position`` (LSB-0) of the rotated frame."""
+    return 32 - ((position - FRAME_ROTATION) % 32)
+
+
+def to_frame(half: int) -> int:
+    """A 32-bit FIPS-order half-block in the rotated frame."""
+    return rotl(half, FRAME_ROTATION, 32)
+
+
+def from_frame(word: int) -> int:
+    """Inverse of :func:`to_frame`."""
+    return rotl(word, 32 - FRAME_ROTATION, 32)
+
+
+def slot_positions(slot: int) -> tuple[int, ...]:
+    """Positions in R's frame word (before any key XOR) read by table ``slot``.
+
+    Even slots read u directly; odd slots read t after its right rotation by
+    4, so in R's own frame they sit 4 bits higher.  Index bit i of the slot's
+    table comes from the i-th position returned.
+    """
+    base = SLOT_BASES[slot // 2]
+    offset = 0 if slot % 2 == 0 else T_ROTATION
+    return tuple((base + i + offset) % 32 for i in range(6))
+
+
+def _slot_layout() -> tuple[tuple[int, tuple[int, ...]], ...]:
+    """For each slot: (S-box number 0..7, E-position within the box for each index bit)."""
+    layout = []
+    for slot in range(8):
+        r_bits = [frame_bit_to_fips(p) for p in slot_positions(slot)]
+        for box in range(8):
+            e_bits = _fips.E[6 * box : 6 * box + 6]
+            if sorted(e_bits) == sorted(r_bits):
+                layout.append((box, tuple(e_bits.index(b) for b in r_bits)))
+                break
+        else:  # pragma: no cover - would mean the frame constants are wrong
+            raise AssertionError(f"slot {slot} does not line up with one S-box")
+    assert sorted(box for box, _ in layout) == list(range(8))
+    return tuple(layout)
+
+
+SLOT_LAYOUT = _slot_layout()
+
+
+def sbox_input_from_index(slot: int, index: int) -> int:
+    """The 6-bit S-box input (b1 = MSB) that table index ``index`` of ``slot`` stands for."""
+    _, e_positions = SLOT_LAYOUT[slot]
+    return sum(((index >> i) & 1) << (5 - m) for i, m in enumerate(e_positions))
+
+
+def _sptrans() -> np.ndarray:
+    table = np.zeros((8, 64), dtype=np.uint32)
+    for slot in range(8):
+        box, _ = SLOT_LAYOUT[slot]
+        for index in range(64):
+            s_out = _fips.sbox_lookup(box, sbox_input_from_index(slot, index))
+            f = permute(s_out << (28 - 4 * box), _fips.P, 32)
+            table[slot, index] = to_frame(f)
+    table.setflags(write=False)
+    return table
+
+
+#: SPtrans[slot][index]: P(S-box output) in the rotated frame, shape (8, 64) uint32.
+SPTRANS = _sptrans()
+#: The same eight tables laid end to end, 256 bytes each, for byte-offset (PTR) loads.
+SPTRANS_FLAT = SPTRANS.reshape(-1)
+
+
+def round_key_to_frame(k48: int) -> tuple[int, int]:
+    """Scatter a 48-bit FIPS round key into the (Ku, Kt) words the table kernels XOR in."""
+    ku = kt = 0
+    for slot in range(8):
+        box, e_positions = SLOT_LAYOUT[slot]
+        for i, m in enumerate(e_positions):
+            bit = (k48 >> (47 - (6 * box + m))) & 1
+            pos = slot_positions(slot)[i]
+            if slot % 2 == 0:
+                ku |= bit << pos
+            else:
+                kt |= bit << pos
+    return ku, kt
+
+
+def _chunk_tables(linear_map, in_bits: int, chunk_bits: int) -> np.ndarray:
+    """Tables that evaluate a bitwise-linear map chunk by chunk.
+
+    ``table[c][v]`` is ``linear_map`` of ``v`` placed in chunk ``c`` (chunk 0
+    holds the most significant bits); OR-ing one entry per chunk gives the map
+    of the whole input, because every output bit depends on one input bit.
+    """
+    n_chunks = -(-in_bits // chunk_bits)
+    table = np.zeros((n_chunks, 1 << chunk_bits), dtype=np.uint64)
+    for c in range(n_chunks):
+        shift = in_bits - chunk_bits * (c + 1)
+        for v in range(1 << chunk_bits):
+            placed = v << shift if shift >= 0 else v >> -shift
+            table[c, v] = linear_map(placed & ((1 << in_bits) - 1))
+    table.setflags(write=False)
+    return table
+
+
+#: PC-1 by key byte: PC1_BYTES[i][byte] = 56-bit C||D contribution of key byte i.
+PC1_BYTES = _chunk_tables(lambda v: permute(v, _fips.PC1, 64), 64, 8)
+#: PC-2 by 7-bit chunk of C||D: 48-bit round-key contribution.
+PC2_CHUNKS = _chunk_tables(lambda v: permute(v, _fips.PC2, 56), 56, 7)
+#: 48-bit round key -> (Ku << 32 | Kt) by 6-bit chunk.
+FRAME_KEY_CHUNKS = _chunk_tables(
+    lambda v: (lambda ku, kt: (ku << 32) | kt)(*round_key_to_frame(v)), 48, 6
+)
+#: Left rotations before each round, as an array the key-schedule kernel can read.
+SHIFTS = np.array(_fips.SHIFTS, dtype=np.int64)
+SHIFTS.setflags(write=False)
