@@ -1,0 +1,33 @@
+"""Loader for NIST CAVP .rsp files shipped by the cryptography-vectors package."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cryptography_vectors
+
+
+def rsp_path(*parts: str) -> Path:
+    return Path(cryptography_vectors.__file__).parent.joinpath("ciphers", *parts)
+
+
+def read_rsp(path: Path) -> list[dict[str, str]]:
+    """Records of an .rsp file, each tagged with its [ENCRYPT]/[DECRYPT] section."""
+    records, current, section = [], {}, None
+    for line in path.read_text().splitlines():
+        line = line.strip()
+        if line in ("[ENCRYPT]", "[DECRYPT]"):
+            section = line[1:-1]
+            continue
+        if not line or line.startswith("#"):
+            if current:
+                records.append(current)
+                current = {}
+            continue
+        if "=" in line:
+            k, v = (s.strip() for s in line.split("=", 1))
+            current[k] = v
+            current["section"] = section
+    if current:
+        records.append(current)
+    return [r for r in records if "KEYs" in r or "KEY1" in r]
