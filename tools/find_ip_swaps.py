@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from numbades import _fips  # noqa: E402
+from numbades import _fips
 
 State = tuple[tuple[int, ...], int]  # (index bit k of output <- index bit perm[k]), complement mask
 
