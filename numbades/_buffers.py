@@ -60,8 +60,7 @@ def output_words(blocks: Blocks, out: Any) -> tuple[np.ndarray, Any]:
     if out is None:
         if blocks.kind == "array":
             result = np.empty_like(blocks.template, order="C")
-            return result.reshape(-1).view(np.uint64) if result.dtype == np.uint8 else \
-                result.reshape(-1).view(np.uint64), result
+            return result.reshape(-1).view(np.uint64), result
         buf = np.empty(n, dtype=np.uint64)
         return buf, None
     if isinstance(out, np.ndarray):
