@@ -30,12 +30,12 @@ def _as_key8(key: bytes) -> bytes:
 def set_odd_parity(key: bytes) -> bytes:
     """The key with each byte's low bit set so that every byte has odd parity."""
     key = bytes(key)
-    return bytes((b & 0xFE) | ((bin(b >> 1).count("1") + 1) & 1) for b in key)
+    return bytes((b & 0xFE) | (((b >> 1).bit_count() + 1) & 1) for b in key)
 
 
 def has_odd_parity(key: bytes) -> bool:
     """True when every byte of the key has an odd number of set bits."""
-    return all(bin(b).count("1") % 2 == 1 for b in bytes(key))
+    return all(b.bit_count() % 2 == 1 for b in bytes(key))
 
 
 def _cd(key: bytes) -> int:
