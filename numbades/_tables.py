@@ -141,9 +141,12 @@ PC1_BYTES = _chunk_tables(lambda v: permute(v, _fips.PC1, 64), 64, 8)
 #: PC-2 by 7-bit chunk of C||D: 48-bit round-key contribution.
 PC2_CHUNKS = _chunk_tables(lambda v: permute(v, _fips.PC2, 56), 56, 7)
 #: 48-bit round key -> (Ku << 32 | Kt) by 6-bit chunk.
-FRAME_KEY_CHUNKS = _chunk_tables(
-    lambda v: (lambda ku, kt: (ku << 32) | kt)(*round_key_to_frame(v)), 48, 6
-)
+def _frame_word(round_key: int) -> int:
+    ku, kt = round_key_to_frame(round_key)
+    return (ku << 32) | kt
+
+
+FRAME_KEY_CHUNKS = _chunk_tables(_frame_word, 48, 6)
 #: Left rotations before each round, as an array the key-schedule kernel can read.
 SHIFTS = np.array(_fips.SHIFTS, dtype=np.int64)
 SHIFTS.setflags(write=False)
