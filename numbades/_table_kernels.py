@@ -8,6 +8,10 @@ For each variant there are two functions:
   rounds of every 32-word pass in ``ks`` (halves swapped after each pass, so
   3 passes are EDE) and FP.
 * ``ecb_<variant>(src, dst, ks, sp, swap)``: that over a batch of words.
+* ``chain_<variant>(src, dst, ks, sp, swap, mode, state)``: the chained
+  whole-block modes (``CHAIN_CODES``) over one stream, returning the next
+  chaining value; ``cfb8_<variant>(src, dst, ks, sp, reg, decrypt)``: CFB-8
+  over bytes, returning the shift register.
 
 ``ks`` holds (Ku, Kt) uint32 pairs from ``_keyschedule.frame_schedule``;
 ``sp`` is ``_tables.SPTRANS`` (8, 64) or, for PTR variants, the flat
@@ -15,12 +19,25 @@ For each variant there are two functions:
 below 2**32 held in the rotated frame described in ``_tables``.
 """
 
+from typing import Any, NamedTuple
+
+import numpy as np
 from numba import njit
 
 from ._bitperm import bswap64, join_from_frame, split_into_frame
 from ._ptr_load import load_u32_at_byte
 
 # ruff: noqa: E501
+
+ONE = np.uint64(1)
+B8 = np.uint64(8)
+B56 = np.uint64(56)
+
+
+@njit(inline="always")
+def val(word, swap):
+    """A raw word as its block value (or back: the swap is an involution)."""
+    return bswap64(word) if swap else word
 
 
 @njit(nogil=True, cache=True)
@@ -97,6 +114,51 @@ def ecb_table(src, dst, ks, sp, swap):
 
 
 @njit(nogil=True, cache=True)
+def chain_table(src, dst, ks, sp, swap, mode, state):
+    """``table`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table(src, dst, ks, sp, reg, decrypt):
+    """``table`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
+
+
+@njit(nogil=True, cache=True)
 def block_table_ptr(x, ks, sp):
     """``table+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -167,6 +229,51 @@ def ecb_table_ptr(src, dst, ks, sp, swap):
             x = bswap64(x)
         y = block_table_ptr(x, ks, sp)
         dst[i] = bswap64(y) if swap else y
+
+
+@njit(nogil=True, cache=True)
+def chain_table_ptr(src, dst, ks, sp, swap, mode, state):
+    """``table+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_ptr(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_ptr(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_ptr(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_ptr(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_ptr(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_ptr(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_ptr(src, dst, ks, sp, reg, decrypt):
+    """``table+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_ptr(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
 
 
 @njit(nogil=True, cache=True)
@@ -279,6 +386,51 @@ def ecb_table_risc1(src, dst, ks, sp, swap):
 
 
 @njit(nogil=True, cache=True)
+def chain_table_risc1(src, dst, ks, sp, swap, mode, state):
+    """``table+risc1`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_risc1(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_risc1(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_risc1(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_risc1(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_risc1(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_risc1(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_risc1(src, dst, ks, sp, reg, decrypt):
+    """``table+risc1`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_risc1(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
+
+
+@njit(nogil=True, cache=True)
 def block_table_risc1_ptr(x, ks, sp):
     """``table+risc1+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -384,6 +536,51 @@ def ecb_table_risc1_ptr(src, dst, ks, sp, swap):
 
 
 @njit(nogil=True, cache=True)
+def chain_table_risc1_ptr(src, dst, ks, sp, swap, mode, state):
+    """``table+risc1+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_risc1_ptr(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_risc1_ptr(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_risc1_ptr(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_risc1_ptr(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_risc1_ptr(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_risc1_ptr(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_risc1_ptr(src, dst, ks, sp, reg, decrypt):
+    """``table+risc1+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_risc1_ptr(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
+
+
+@njit(nogil=True, cache=True)
 def block_table_risc2(x, ks, sp):
     """``table+risc2``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -485,6 +682,51 @@ def ecb_table_risc2(src, dst, ks, sp, swap):
 
 
 @njit(nogil=True, cache=True)
+def chain_table_risc2(src, dst, ks, sp, swap, mode, state):
+    """``table+risc2`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_risc2(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_risc2(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_risc2(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_risc2(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_risc2(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_risc2(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_risc2(src, dst, ks, sp, reg, decrypt):
+    """``table+risc2`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_risc2(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
+
+
+@njit(nogil=True, cache=True)
 def block_table_risc2_ptr(x, ks, sp):
     """``table+risc2+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -579,6 +821,51 @@ def ecb_table_risc2_ptr(src, dst, ks, sp, swap):
             x = bswap64(x)
         y = block_table_risc2_ptr(x, ks, sp)
         dst[i] = bswap64(y) if swap else y
+
+
+@njit(nogil=True, cache=True)
+def chain_table_risc2_ptr(src, dst, ks, sp, swap, mode, state):
+    """``table+risc2+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_risc2_ptr(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_risc2_ptr(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_risc2_ptr(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_risc2_ptr(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_risc2_ptr(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_risc2_ptr(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_risc2_ptr(src, dst, ks, sp, reg, decrypt):
+    """``table+risc2+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_risc2_ptr(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
 
 
 @njit(nogil=True, cache=True)
@@ -827,6 +1114,51 @@ def ecb_table_unroll(src, dst, ks, sp, swap):
 
 
 @njit(nogil=True, cache=True)
+def chain_table_unroll(src, dst, ks, sp, swap, mode, state):
+    """``table+unroll`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_unroll(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_unroll(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_unroll(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_unroll(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_unroll(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_unroll(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_unroll(src, dst, ks, sp, reg, decrypt):
+    """``table+unroll`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_unroll(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
+
+
+@njit(nogil=True, cache=True)
 def block_table_unroll_ptr(x, ks, sp):
     """``table+unroll+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -1069,6 +1401,51 @@ def ecb_table_unroll_ptr(src, dst, ks, sp, swap):
             x = bswap64(x)
         y = block_table_unroll_ptr(x, ks, sp)
         dst[i] = bswap64(y) if swap else y
+
+
+@njit(nogil=True, cache=True)
+def chain_table_unroll_ptr(src, dst, ks, sp, swap, mode, state):
+    """``table+unroll+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_unroll_ptr(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_unroll_ptr(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_unroll_ptr(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_unroll_ptr(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_unroll_ptr(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_unroll_ptr(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_unroll_ptr(src, dst, ks, sp, reg, decrypt):
+    """``table+unroll+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_unroll_ptr(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
 
 
 @njit(nogil=True, cache=True)
@@ -1461,6 +1838,51 @@ def ecb_table_unroll_risc1(src, dst, ks, sp, swap):
 
 
 @njit(nogil=True, cache=True)
+def chain_table_unroll_risc1(src, dst, ks, sp, swap, mode, state):
+    """``table+unroll+risc1`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_unroll_risc1(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_unroll_risc1(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_unroll_risc1(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_unroll_risc1(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_unroll_risc1(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_unroll_risc1(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_unroll_risc1(src, dst, ks, sp, reg, decrypt):
+    """``table+unroll+risc1`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_unroll_risc1(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
+
+
+@njit(nogil=True, cache=True)
 def block_table_unroll_risc1_ptr(x, ks, sp):
     """``table+unroll+risc1+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -1834,6 +2256,51 @@ def ecb_table_unroll_risc1_ptr(src, dst, ks, sp, swap):
 
 
 @njit(nogil=True, cache=True)
+def chain_table_unroll_risc1_ptr(src, dst, ks, sp, swap, mode, state):
+    """``table+unroll+risc1+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_unroll_risc1_ptr(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_unroll_risc1_ptr(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_unroll_risc1_ptr(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_unroll_risc1_ptr(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_unroll_risc1_ptr(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_unroll_risc1_ptr(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_unroll_risc1_ptr(src, dst, ks, sp, reg, decrypt):
+    """``table+unroll+risc1+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_unroll_risc1_ptr(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
+
+
+@njit(nogil=True, cache=True)
 def block_table_unroll_risc2(x, ks, sp):
     """``table+unroll+risc2``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -2191,6 +2658,51 @@ def ecb_table_unroll_risc2(src, dst, ks, sp, swap):
 
 
 @njit(nogil=True, cache=True)
+def chain_table_unroll_risc2(src, dst, ks, sp, swap, mode, state):
+    """``table+unroll+risc2`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_unroll_risc2(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_unroll_risc2(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_unroll_risc2(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_unroll_risc2(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_unroll_risc2(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_unroll_risc2(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_unroll_risc2(src, dst, ks, sp, reg, decrypt):
+    """``table+unroll+risc2`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_unroll_risc2(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
+
+
+@njit(nogil=True, cache=True)
 def block_table_unroll_risc2_ptr(x, ks, sp):
     """``table+unroll+risc2+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -2531,18 +3043,84 @@ def ecb_table_unroll_risc2_ptr(src, dst, ks, sp, swap):
         dst[i] = bswap64(y) if swap else y
 
 
-#: variant name -> (block function, ECB kernel, reads the flat PTR table)
+@njit(nogil=True, cache=True)
+def chain_table_unroll_risc2_ptr(src, dst, ks, sp, swap, mode, state):
+    """``table+unroll+risc2+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
+    s = state
+    n = src.shape[0]
+    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+        for i in range(n):
+            s = block_table_unroll_risc2_ptr(val(src[i], swap) ^ s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(block_table_unroll_risc2_ptr(c, ks, sp) ^ s, swap)
+            s = c
+    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+        for i in range(n):
+            s = val(src[i], swap) ^ block_table_unroll_risc2_ptr(s, ks, sp)
+            dst[i] = val(s, swap)
+    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+        for i in range(n):
+            c = val(src[i], swap)
+            dst[i] = val(c ^ block_table_unroll_risc2_ptr(s, ks, sp), swap)
+            s = c
+    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+        for i in range(n):
+            s = block_table_unroll_risc2_ptr(s, ks, sp)
+            dst[i] = src[i] ^ val(s, swap)
+    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+        for i in range(n):
+            dst[i] = src[i] ^ val(block_table_unroll_risc2_ptr(s, ks, sp), swap)
+            s += ONE
+    return s
+
+
+@njit(nogil=True, cache=True)
+def cfb8_table_unroll_risc2_ptr(src, dst, ks, sp, reg, decrypt):
+    """``table+unroll+risc2+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ (block_table_unroll_risc2_ptr(reg, ks, sp) >> B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << B8) | (b if decrypt else o)
+    return reg
+
+
+#: chained-mode name -> the ``mode`` code of ``chain_<variant>``
+CHAIN_CODES = {
+    "cbc-encrypt": 0,
+    "cbc-decrypt": 1,
+    "cfb-encrypt": 2,
+    "cfb-decrypt": 3,
+    "ofb": 4,
+    "ctr": 5,
+}
+
+
+class VariantKernels(NamedTuple):
+    """The compiled entry points of one table variant."""
+
+    block: Any
+    ecb: Any
+    chain: Any
+    cfb8: Any
+    ptr: bool  # reads the flat PTR table by byte offset
+
+
+#: variant name -> its kernels
 KERNELS = {
-    "table": (block_table, ecb_table, False),
-    "table+ptr": (block_table_ptr, ecb_table_ptr, True),
-    "table+risc1": (block_table_risc1, ecb_table_risc1, False),
-    "table+risc1+ptr": (block_table_risc1_ptr, ecb_table_risc1_ptr, True),
-    "table+risc2": (block_table_risc2, ecb_table_risc2, False),
-    "table+risc2+ptr": (block_table_risc2_ptr, ecb_table_risc2_ptr, True),
-    "table+unroll": (block_table_unroll, ecb_table_unroll, False),
-    "table+unroll+ptr": (block_table_unroll_ptr, ecb_table_unroll_ptr, True),
-    "table+unroll+risc1": (block_table_unroll_risc1, ecb_table_unroll_risc1, False),
-    "table+unroll+risc1+ptr": (block_table_unroll_risc1_ptr, ecb_table_unroll_risc1_ptr, True),
-    "table+unroll+risc2": (block_table_unroll_risc2, ecb_table_unroll_risc2, False),
-    "table+unroll+risc2+ptr": (block_table_unroll_risc2_ptr, ecb_table_unroll_risc2_ptr, True),
+    "table": VariantKernels(block_table, ecb_table, chain_table, cfb8_table, False),
+    "table+ptr": VariantKernels(block_table_ptr, ecb_table_ptr, chain_table_ptr, cfb8_table_ptr, True),
+    "table+risc1": VariantKernels(block_table_risc1, ecb_table_risc1, chain_table_risc1, cfb8_table_risc1, False),
+    "table+risc1+ptr": VariantKernels(block_table_risc1_ptr, ecb_table_risc1_ptr, chain_table_risc1_ptr, cfb8_table_risc1_ptr, True),
+    "table+risc2": VariantKernels(block_table_risc2, ecb_table_risc2, chain_table_risc2, cfb8_table_risc2, False),
+    "table+risc2+ptr": VariantKernels(block_table_risc2_ptr, ecb_table_risc2_ptr, chain_table_risc2_ptr, cfb8_table_risc2_ptr, True),
+    "table+unroll": VariantKernels(block_table_unroll, ecb_table_unroll, chain_table_unroll, cfb8_table_unroll, False),
+    "table+unroll+ptr": VariantKernels(block_table_unroll_ptr, ecb_table_unroll_ptr, chain_table_unroll_ptr, cfb8_table_unroll_ptr, True),
+    "table+unroll+risc1": VariantKernels(block_table_unroll_risc1, ecb_table_unroll_risc1, chain_table_unroll_risc1, cfb8_table_unroll_risc1, False),
+    "table+unroll+risc1+ptr": VariantKernels(block_table_unroll_risc1_ptr, ecb_table_unroll_risc1_ptr, chain_table_unroll_risc1_ptr, cfb8_table_unroll_risc1_ptr, True),
+    "table+unroll+risc2": VariantKernels(block_table_unroll_risc2, ecb_table_unroll_risc2, chain_table_unroll_risc2, cfb8_table_unroll_risc2, False),
+    "table+unroll+risc2+ptr": VariantKernels(block_table_unroll_risc2_ptr, ecb_table_unroll_risc2_ptr, chain_table_unroll_risc2_ptr, cfb8_table_unroll_risc2_ptr, True),
 }
