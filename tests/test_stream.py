@@ -204,3 +204,26 @@ def test_context_is_independent_of_later_cipher_use():
     e2.update(bytes(8))
     rest = e.update(data[50:]) + e.finalize()
     assert first + rest == ref_encrypt(key, "cbc", iv, pad(data, 8))
+
+
+@pytest.mark.parametrize("mode", MODES)
+@pytest.mark.parametrize("variant", ["auto", "bitslice"])
+def test_large_chunks_and_uint64_chunks(mode, variant):
+    """Chunks past the batch engine's thresholds, and uint64 block arrays given to update()."""
+    if mode == "cfb8" and variant == "bitslice":
+        variant = "auto"
+    rng = np.random.default_rng(9)
+    key, iv = random_key(rng, 24), None if mode == "ecb" else rng.bytes(8)
+    data = rng.bytes(8 * 5000)
+    expected = ref_encrypt(key, mode, iv, data)
+    c = _cipher(key, variant)
+    cuts = [8 * 3, 8 * 1030, 8 * 1031 + (3 if mode not in PADDED else 0), 8 * 3100, 8 * 5000]
+    for make, src, want in ((c.encryptor, data, expected), (c.decryptor, expected, data)):
+        ctx = make(mode, iv=iv)
+        got = b"".join(ctx.update(p) for p in _split(src, cuts)) + ctx.finalize()
+        assert got == want
+        ctx = make(mode, iv=iv)
+        words = np.frombuffer(src, ">u8")
+        pieces = [words[:1], words[1:1500].astype(np.uint64), words[1500:]]
+        got = b"".join(ctx.update(p) for p in pieces) + ctx.finalize()
+        assert got == want
