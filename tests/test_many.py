@@ -159,3 +159,15 @@ def test_read_only_out_refused_untouched():
     with pytest.raises(ValueError):
         c.decrypt_many(M8, "ctr", ivs=IVS, out=small)
     assert (small == 0xA5).all()
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_big_endian_ivs_and_strided_messages(mode):
+    key, msgs, ivs, enc, _ = _case(24, 2049, 3, mode)
+    c = _cipher(key)
+    kw = {} if mode == "ecb" else {"ivs": ivs.view(">u8").reshape(-1).copy()}  # '>u8' values
+    assert np.array_equal(c.encrypt_many(msgs, mode, **kw), enc)
+    # a row-strided view is still a 2-D array of messages
+    kw = {} if mode == "ecb" else {"ivs": ivs[::2]}
+    got = c.encrypt_many(msgs[::2], mode, **kw)
+    assert np.array_equal(got, enc[::2])

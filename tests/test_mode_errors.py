@@ -9,6 +9,8 @@ import pytest
 
 import numbades
 
+from .nist import ref_encrypt
+
 K8 = bytes.fromhex("0123456789abcdef")
 K2 = bytes.fromhex("fedcba9876543210")
 K3 = bytes.fromhex("89abcdef01234567")
@@ -265,3 +267,24 @@ def test_many_bad_ivs_and_dims(method):
     for bad in (np.zeros(16, np.uint8), np.zeros(4, np.uint64), np.zeros((2, 2, 8), np.uint8)):
         with pytest.raises(ValueError, match=r"(?i)2-?d|dim|shape"):
             f(bad, "ecb")
+
+
+@pytest.mark.parametrize("mode", IV_MODES)
+def test_iv_any_bytes_like(mode):
+    c = numbades.DES(K8)
+    expected = ref_encrypt(K8, mode, IV, DATA)
+    for iv in (bytearray(IV), memoryview(IV)):
+        assert c.encrypt(DATA, mode, iv=iv) == expected
+        e = c.encryptor(mode, iv=iv)
+        assert e.update(DATA) + e.finalize() == expected
+
+
+@pytest.mark.parametrize("data", ["text", 12, [1, 2, 3], np.zeros(8, np.float64)])
+def test_update_data_types(data):
+    for c in _ciphers():
+        for make in (c.encryptor, c.decryptor):
+            ctx = make("ctr", iv=IV)
+            with pytest.raises(TypeError):
+                ctx.update(data)
+            with pytest.raises(TypeError):
+                ctx.update_into(data, bytearray(64))
