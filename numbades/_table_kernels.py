@@ -40,7 +40,7 @@ def val(word, swap):
     return bswap64(word) if swap else word
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table(x, ks, sp):
     """``table``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -102,48 +102,164 @@ def block_table(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table(x, x_b, ks, sp):
+    """``table``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        for k in range(32 * p, 32 * p + 32, 8):
+            u = right ^ ks[k]
+            t = right ^ ks[k + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            left ^= (
+                sp[0, (u >> 2) & 0x3F] ^
+                sp[2, (u >> 10) & 0x3F] ^
+                sp[4, (u >> 18) & 0x3F] ^
+                sp[6, (u >> 26) & 0x3F] ^
+                sp[1, (t >> 2) & 0x3F] ^
+                sp[3, (t >> 10) & 0x3F] ^
+                sp[5, (t >> 18) & 0x3F] ^
+                sp[7, (t >> 26) & 0x3F]
+            )
+            u_b = right_b ^ ks[k]
+            t_b = right_b ^ ks[k + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            left_b ^= (
+                sp[0, (u_b >> 2) & 0x3F] ^
+                sp[2, (u_b >> 10) & 0x3F] ^
+                sp[4, (u_b >> 18) & 0x3F] ^
+                sp[6, (u_b >> 26) & 0x3F] ^
+                sp[1, (t_b >> 2) & 0x3F] ^
+                sp[3, (t_b >> 10) & 0x3F] ^
+                sp[5, (t_b >> 18) & 0x3F] ^
+                sp[7, (t_b >> 26) & 0x3F]
+            )
+            u = left ^ ks[k + 2]
+            t = left ^ ks[k + 2 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            right ^= (
+                sp[0, (u >> 2) & 0x3F] ^
+                sp[2, (u >> 10) & 0x3F] ^
+                sp[4, (u >> 18) & 0x3F] ^
+                sp[6, (u >> 26) & 0x3F] ^
+                sp[1, (t >> 2) & 0x3F] ^
+                sp[3, (t >> 10) & 0x3F] ^
+                sp[5, (t >> 18) & 0x3F] ^
+                sp[7, (t >> 26) & 0x3F]
+            )
+            u_b = left_b ^ ks[k + 2]
+            t_b = left_b ^ ks[k + 2 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            right_b ^= (
+                sp[0, (u_b >> 2) & 0x3F] ^
+                sp[2, (u_b >> 10) & 0x3F] ^
+                sp[4, (u_b >> 18) & 0x3F] ^
+                sp[6, (u_b >> 26) & 0x3F] ^
+                sp[1, (t_b >> 2) & 0x3F] ^
+                sp[3, (t_b >> 10) & 0x3F] ^
+                sp[5, (t_b >> 18) & 0x3F] ^
+                sp[7, (t_b >> 26) & 0x3F]
+            )
+            u = right ^ ks[k + 4]
+            t = right ^ ks[k + 4 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            left ^= (
+                sp[0, (u >> 2) & 0x3F] ^
+                sp[2, (u >> 10) & 0x3F] ^
+                sp[4, (u >> 18) & 0x3F] ^
+                sp[6, (u >> 26) & 0x3F] ^
+                sp[1, (t >> 2) & 0x3F] ^
+                sp[3, (t >> 10) & 0x3F] ^
+                sp[5, (t >> 18) & 0x3F] ^
+                sp[7, (t >> 26) & 0x3F]
+            )
+            u_b = right_b ^ ks[k + 4]
+            t_b = right_b ^ ks[k + 4 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            left_b ^= (
+                sp[0, (u_b >> 2) & 0x3F] ^
+                sp[2, (u_b >> 10) & 0x3F] ^
+                sp[4, (u_b >> 18) & 0x3F] ^
+                sp[6, (u_b >> 26) & 0x3F] ^
+                sp[1, (t_b >> 2) & 0x3F] ^
+                sp[3, (t_b >> 10) & 0x3F] ^
+                sp[5, (t_b >> 18) & 0x3F] ^
+                sp[7, (t_b >> 26) & 0x3F]
+            )
+            u = left ^ ks[k + 6]
+            t = left ^ ks[k + 6 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            right ^= (
+                sp[0, (u >> 2) & 0x3F] ^
+                sp[2, (u >> 10) & 0x3F] ^
+                sp[4, (u >> 18) & 0x3F] ^
+                sp[6, (u >> 26) & 0x3F] ^
+                sp[1, (t >> 2) & 0x3F] ^
+                sp[3, (t >> 10) & 0x3F] ^
+                sp[5, (t >> 18) & 0x3F] ^
+                sp[7, (t >> 26) & 0x3F]
+            )
+            u_b = left_b ^ ks[k + 6]
+            t_b = left_b ^ ks[k + 6 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            right_b ^= (
+                sp[0, (u_b >> 2) & 0x3F] ^
+                sp[2, (u_b >> 10) & 0x3F] ^
+                sp[4, (u_b >> 18) & 0x3F] ^
+                sp[6, (u_b >> 26) & 0x3F] ^
+                sp[1, (t_b >> 2) & 0x3F] ^
+                sp[3, (t_b >> 10) & 0x3F] ^
+                sp[5, (t_b >> 18) & 0x3F] ^
+                sp[7, (t_b >> 26) & 0x3F]
+            )
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table(src, dst, ks, sp, swap):
-    """``table`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table(src, dst, ks, sp, swap, mode, state):
     """``table`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -158,7 +274,7 @@ def cfb8_table(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_ptr(x, ks, sp):
     """``table+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -220,48 +336,164 @@ def block_table_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_ptr(x, x_b, ks, sp):
+    """``table+ptr``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        for k in range(32 * p, 32 * p + 32, 8):
+            u = right ^ ks[k]
+            t = right ^ ks[k + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            left ^= (
+                load_u32_at_byte(sp, u & 0xFC) ^
+                load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+                load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+            )
+            u_b = right_b ^ ks[k]
+            t_b = right_b ^ ks[k + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            left_b ^= (
+                load_u32_at_byte(sp, u_b & 0xFC) ^
+                load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+                load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+            )
+            u = left ^ ks[k + 2]
+            t = left ^ ks[k + 2 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            right ^= (
+                load_u32_at_byte(sp, u & 0xFC) ^
+                load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+                load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+            )
+            u_b = left_b ^ ks[k + 2]
+            t_b = left_b ^ ks[k + 2 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            right_b ^= (
+                load_u32_at_byte(sp, u_b & 0xFC) ^
+                load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+                load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+            )
+            u = right ^ ks[k + 4]
+            t = right ^ ks[k + 4 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            left ^= (
+                load_u32_at_byte(sp, u & 0xFC) ^
+                load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+                load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+            )
+            u_b = right_b ^ ks[k + 4]
+            t_b = right_b ^ ks[k + 4 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            left_b ^= (
+                load_u32_at_byte(sp, u_b & 0xFC) ^
+                load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+                load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+            )
+            u = left ^ ks[k + 6]
+            t = left ^ ks[k + 6 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            right ^= (
+                load_u32_at_byte(sp, u & 0xFC) ^
+                load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+                load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+            )
+            u_b = left_b ^ ks[k + 6]
+            t_b = left_b ^ ks[k + 6 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            right_b ^= (
+                load_u32_at_byte(sp, u_b & 0xFC) ^
+                load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+                load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+                load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+            )
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_ptr(src, dst, ks, sp, swap):
-    """``table+ptr`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_ptr(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_ptr(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_ptr(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_ptr(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_ptr(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_ptr(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_ptr(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_ptr(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_ptr(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -276,7 +508,7 @@ def cfb8_table_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_risc1(x, ks, sp):
     """``table+risc1``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -374,48 +606,236 @@ def block_table_risc1(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_risc1(x, x_b, ks, sp):
+    """``table+risc1``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        for k in range(32 * p, 32 * p + 32, 8):
+            u = right ^ ks[k]
+            t = right ^ ks[k + 1]
+            u >>= 2
+            t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            u >>= 16
+            left ^= sp[0, u1]
+            left ^= sp[2, u2]
+            u3 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            left ^= sp[4, u1]
+            left ^= sp[6, u3]
+            u2 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            t >>= 16
+            left ^= sp[1, u1]
+            left ^= sp[3, u2]
+            u3 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            left ^= sp[5, u1]
+            left ^= sp[7, u3]
+            u_b = right_b ^ ks[k]
+            t_b = right_b ^ ks[k + 1]
+            u_b >>= 2
+            t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            u_b >>= 16
+            left_b ^= sp[0, u1_b]
+            left_b ^= sp[2, u2_b]
+            u3_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            left_b ^= sp[4, u1_b]
+            left_b ^= sp[6, u3_b]
+            u2_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            t_b >>= 16
+            left_b ^= sp[1, u1_b]
+            left_b ^= sp[3, u2_b]
+            u3_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            left_b ^= sp[5, u1_b]
+            left_b ^= sp[7, u3_b]
+            u = left ^ ks[k + 2]
+            t = left ^ ks[k + 2 + 1]
+            u >>= 2
+            t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            u >>= 16
+            right ^= sp[0, u1]
+            right ^= sp[2, u2]
+            u3 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            right ^= sp[4, u1]
+            right ^= sp[6, u3]
+            u2 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            t >>= 16
+            right ^= sp[1, u1]
+            right ^= sp[3, u2]
+            u3 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            right ^= sp[5, u1]
+            right ^= sp[7, u3]
+            u_b = left_b ^ ks[k + 2]
+            t_b = left_b ^ ks[k + 2 + 1]
+            u_b >>= 2
+            t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            u_b >>= 16
+            right_b ^= sp[0, u1_b]
+            right_b ^= sp[2, u2_b]
+            u3_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            right_b ^= sp[4, u1_b]
+            right_b ^= sp[6, u3_b]
+            u2_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            t_b >>= 16
+            right_b ^= sp[1, u1_b]
+            right_b ^= sp[3, u2_b]
+            u3_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            right_b ^= sp[5, u1_b]
+            right_b ^= sp[7, u3_b]
+            u = right ^ ks[k + 4]
+            t = right ^ ks[k + 4 + 1]
+            u >>= 2
+            t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            u >>= 16
+            left ^= sp[0, u1]
+            left ^= sp[2, u2]
+            u3 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            left ^= sp[4, u1]
+            left ^= sp[6, u3]
+            u2 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            t >>= 16
+            left ^= sp[1, u1]
+            left ^= sp[3, u2]
+            u3 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            left ^= sp[5, u1]
+            left ^= sp[7, u3]
+            u_b = right_b ^ ks[k + 4]
+            t_b = right_b ^ ks[k + 4 + 1]
+            u_b >>= 2
+            t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            u_b >>= 16
+            left_b ^= sp[0, u1_b]
+            left_b ^= sp[2, u2_b]
+            u3_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            left_b ^= sp[4, u1_b]
+            left_b ^= sp[6, u3_b]
+            u2_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            t_b >>= 16
+            left_b ^= sp[1, u1_b]
+            left_b ^= sp[3, u2_b]
+            u3_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            left_b ^= sp[5, u1_b]
+            left_b ^= sp[7, u3_b]
+            u = left ^ ks[k + 6]
+            t = left ^ ks[k + 6 + 1]
+            u >>= 2
+            t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            u >>= 16
+            right ^= sp[0, u1]
+            right ^= sp[2, u2]
+            u3 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            right ^= sp[4, u1]
+            right ^= sp[6, u3]
+            u2 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            t >>= 16
+            right ^= sp[1, u1]
+            right ^= sp[3, u2]
+            u3 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            right ^= sp[5, u1]
+            right ^= sp[7, u3]
+            u_b = left_b ^ ks[k + 6]
+            t_b = left_b ^ ks[k + 6 + 1]
+            u_b >>= 2
+            t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            u_b >>= 16
+            right_b ^= sp[0, u1_b]
+            right_b ^= sp[2, u2_b]
+            u3_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            right_b ^= sp[4, u1_b]
+            right_b ^= sp[6, u3_b]
+            u2_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            t_b >>= 16
+            right_b ^= sp[1, u1_b]
+            right_b ^= sp[3, u2_b]
+            u3_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            right_b ^= sp[5, u1_b]
+            right_b ^= sp[7, u3_b]
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_risc1(src, dst, ks, sp, swap):
-    """``table+risc1`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_risc1(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+risc1`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_risc1(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_risc1(src, dst, ks, sp, swap, mode, state):
     """``table+risc1`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_risc1(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_risc1(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_risc1(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_risc1(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_risc1(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_risc1(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_risc1(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -430,7 +850,7 @@ def cfb8_table_risc1(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_risc1_ptr(x, ks, sp):
     """``table+risc1+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -524,48 +944,228 @@ def block_table_risc1_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_risc1_ptr(x, x_b, ks, sp):
+    """``table+risc1+ptr``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        for k in range(32 * p, 32 * p + 32, 8):
+            u = right ^ ks[k]
+            t = right ^ ks[k + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            u >>= 16
+            left ^= load_u32_at_byte(sp, u1)
+            left ^= load_u32_at_byte(sp, 0x200 + u2)
+            u3 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            left ^= load_u32_at_byte(sp, 0x400 + u1)
+            left ^= load_u32_at_byte(sp, 0x600 + u3)
+            u2 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            t >>= 16
+            left ^= load_u32_at_byte(sp, 0x100 + u1)
+            left ^= load_u32_at_byte(sp, 0x300 + u2)
+            u3 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            left ^= load_u32_at_byte(sp, 0x500 + u1)
+            left ^= load_u32_at_byte(sp, 0x700 + u3)
+            u_b = right_b ^ ks[k]
+            t_b = right_b ^ ks[k + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            u_b >>= 16
+            left_b ^= load_u32_at_byte(sp, u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+            u3_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            left_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+            u2_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            t_b >>= 16
+            left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+            u3_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            left_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+            u = left ^ ks[k + 2]
+            t = left ^ ks[k + 2 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            u >>= 16
+            right ^= load_u32_at_byte(sp, u1)
+            right ^= load_u32_at_byte(sp, 0x200 + u2)
+            u3 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            right ^= load_u32_at_byte(sp, 0x400 + u1)
+            right ^= load_u32_at_byte(sp, 0x600 + u3)
+            u2 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            t >>= 16
+            right ^= load_u32_at_byte(sp, 0x100 + u1)
+            right ^= load_u32_at_byte(sp, 0x300 + u2)
+            u3 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            right ^= load_u32_at_byte(sp, 0x500 + u1)
+            right ^= load_u32_at_byte(sp, 0x700 + u3)
+            u_b = left_b ^ ks[k + 2]
+            t_b = left_b ^ ks[k + 2 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            u_b >>= 16
+            right_b ^= load_u32_at_byte(sp, u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+            u3_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            right_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+            u2_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            t_b >>= 16
+            right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+            u3_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            right_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+            u = right ^ ks[k + 4]
+            t = right ^ ks[k + 4 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            u >>= 16
+            left ^= load_u32_at_byte(sp, u1)
+            left ^= load_u32_at_byte(sp, 0x200 + u2)
+            u3 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            left ^= load_u32_at_byte(sp, 0x400 + u1)
+            left ^= load_u32_at_byte(sp, 0x600 + u3)
+            u2 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            t >>= 16
+            left ^= load_u32_at_byte(sp, 0x100 + u1)
+            left ^= load_u32_at_byte(sp, 0x300 + u2)
+            u3 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            left ^= load_u32_at_byte(sp, 0x500 + u1)
+            left ^= load_u32_at_byte(sp, 0x700 + u3)
+            u_b = right_b ^ ks[k + 4]
+            t_b = right_b ^ ks[k + 4 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            u_b >>= 16
+            left_b ^= load_u32_at_byte(sp, u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+            u3_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            left_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+            u2_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            t_b >>= 16
+            left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+            u3_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            left_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+            u = left ^ ks[k + 6]
+            t = left ^ ks[k + 6 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            u >>= 16
+            right ^= load_u32_at_byte(sp, u1)
+            right ^= load_u32_at_byte(sp, 0x200 + u2)
+            u3 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            right ^= load_u32_at_byte(sp, 0x400 + u1)
+            right ^= load_u32_at_byte(sp, 0x600 + u3)
+            u2 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            t >>= 16
+            right ^= load_u32_at_byte(sp, 0x100 + u1)
+            right ^= load_u32_at_byte(sp, 0x300 + u2)
+            u3 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            right ^= load_u32_at_byte(sp, 0x500 + u1)
+            right ^= load_u32_at_byte(sp, 0x700 + u3)
+            u_b = left_b ^ ks[k + 6]
+            t_b = left_b ^ ks[k + 6 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            u_b >>= 16
+            right_b ^= load_u32_at_byte(sp, u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+            u3_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            right_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+            u2_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            t_b >>= 16
+            right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+            u3_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            right_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_risc1_ptr(src, dst, ks, sp, swap):
-    """``table+risc1+ptr`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_risc1_ptr(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+risc1+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_risc1_ptr(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_risc1_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+risc1+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_risc1_ptr(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_risc1_ptr(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_risc1_ptr(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_risc1_ptr(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_risc1_ptr(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_risc1_ptr(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_risc1_ptr(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -580,7 +1180,7 @@ def cfb8_table_risc1_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_risc2(x, ks, sp):
     """``table+risc2``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -670,48 +1270,220 @@ def block_table_risc2(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_risc2(x, x_b, ks, sp):
+    """``table+risc2``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        for k in range(32 * p, 32 * p + 32, 8):
+            u = right ^ ks[k]
+            t = right ^ ks[k + 1]
+            u >>= 2
+            t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            left ^= sp[0, u1]
+            left ^= sp[2, u2]
+            s1 = (u >> 16) & 0x3F
+            s2 = (u >> 24) & 0x3F
+            left ^= sp[4, s1]
+            left ^= sp[6, s2]
+            u2 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            left ^= sp[1, u1]
+            left ^= sp[3, u2]
+            s1 = (t >> 16) & 0x3F
+            s2 = (t >> 24) & 0x3F
+            left ^= sp[5, s1]
+            left ^= sp[7, s2]
+            u_b = right_b ^ ks[k]
+            t_b = right_b ^ ks[k + 1]
+            u_b >>= 2
+            t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            left_b ^= sp[0, u1_b]
+            left_b ^= sp[2, u2_b]
+            s1_b = (u_b >> 16) & 0x3F
+            s2_b = (u_b >> 24) & 0x3F
+            left_b ^= sp[4, s1_b]
+            left_b ^= sp[6, s2_b]
+            u2_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            left_b ^= sp[1, u1_b]
+            left_b ^= sp[3, u2_b]
+            s1_b = (t_b >> 16) & 0x3F
+            s2_b = (t_b >> 24) & 0x3F
+            left_b ^= sp[5, s1_b]
+            left_b ^= sp[7, s2_b]
+            u = left ^ ks[k + 2]
+            t = left ^ ks[k + 2 + 1]
+            u >>= 2
+            t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            right ^= sp[0, u1]
+            right ^= sp[2, u2]
+            s1 = (u >> 16) & 0x3F
+            s2 = (u >> 24) & 0x3F
+            right ^= sp[4, s1]
+            right ^= sp[6, s2]
+            u2 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            right ^= sp[1, u1]
+            right ^= sp[3, u2]
+            s1 = (t >> 16) & 0x3F
+            s2 = (t >> 24) & 0x3F
+            right ^= sp[5, s1]
+            right ^= sp[7, s2]
+            u_b = left_b ^ ks[k + 2]
+            t_b = left_b ^ ks[k + 2 + 1]
+            u_b >>= 2
+            t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            right_b ^= sp[0, u1_b]
+            right_b ^= sp[2, u2_b]
+            s1_b = (u_b >> 16) & 0x3F
+            s2_b = (u_b >> 24) & 0x3F
+            right_b ^= sp[4, s1_b]
+            right_b ^= sp[6, s2_b]
+            u2_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            right_b ^= sp[1, u1_b]
+            right_b ^= sp[3, u2_b]
+            s1_b = (t_b >> 16) & 0x3F
+            s2_b = (t_b >> 24) & 0x3F
+            right_b ^= sp[5, s1_b]
+            right_b ^= sp[7, s2_b]
+            u = right ^ ks[k + 4]
+            t = right ^ ks[k + 4 + 1]
+            u >>= 2
+            t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            left ^= sp[0, u1]
+            left ^= sp[2, u2]
+            s1 = (u >> 16) & 0x3F
+            s2 = (u >> 24) & 0x3F
+            left ^= sp[4, s1]
+            left ^= sp[6, s2]
+            u2 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            left ^= sp[1, u1]
+            left ^= sp[3, u2]
+            s1 = (t >> 16) & 0x3F
+            s2 = (t >> 24) & 0x3F
+            left ^= sp[5, s1]
+            left ^= sp[7, s2]
+            u_b = right_b ^ ks[k + 4]
+            t_b = right_b ^ ks[k + 4 + 1]
+            u_b >>= 2
+            t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            left_b ^= sp[0, u1_b]
+            left_b ^= sp[2, u2_b]
+            s1_b = (u_b >> 16) & 0x3F
+            s2_b = (u_b >> 24) & 0x3F
+            left_b ^= sp[4, s1_b]
+            left_b ^= sp[6, s2_b]
+            u2_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            left_b ^= sp[1, u1_b]
+            left_b ^= sp[3, u2_b]
+            s1_b = (t_b >> 16) & 0x3F
+            s2_b = (t_b >> 24) & 0x3F
+            left_b ^= sp[5, s1_b]
+            left_b ^= sp[7, s2_b]
+            u = left ^ ks[k + 6]
+            t = left ^ ks[k + 6 + 1]
+            u >>= 2
+            t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0x3F
+            u1 = u & 0x3F
+            right ^= sp[0, u1]
+            right ^= sp[2, u2]
+            s1 = (u >> 16) & 0x3F
+            s2 = (u >> 24) & 0x3F
+            right ^= sp[4, s1]
+            right ^= sp[6, s2]
+            u2 = (t >> 8) & 0x3F
+            u1 = t & 0x3F
+            right ^= sp[1, u1]
+            right ^= sp[3, u2]
+            s1 = (t >> 16) & 0x3F
+            s2 = (t >> 24) & 0x3F
+            right ^= sp[5, s1]
+            right ^= sp[7, s2]
+            u_b = left_b ^ ks[k + 6]
+            t_b = left_b ^ ks[k + 6 + 1]
+            u_b >>= 2
+            t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0x3F
+            u1_b = u_b & 0x3F
+            right_b ^= sp[0, u1_b]
+            right_b ^= sp[2, u2_b]
+            s1_b = (u_b >> 16) & 0x3F
+            s2_b = (u_b >> 24) & 0x3F
+            right_b ^= sp[4, s1_b]
+            right_b ^= sp[6, s2_b]
+            u2_b = (t_b >> 8) & 0x3F
+            u1_b = t_b & 0x3F
+            right_b ^= sp[1, u1_b]
+            right_b ^= sp[3, u2_b]
+            s1_b = (t_b >> 16) & 0x3F
+            s2_b = (t_b >> 24) & 0x3F
+            right_b ^= sp[5, s1_b]
+            right_b ^= sp[7, s2_b]
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_risc2(src, dst, ks, sp, swap):
-    """``table+risc2`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_risc2(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+risc2`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_risc2(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_risc2(src, dst, ks, sp, swap, mode, state):
     """``table+risc2`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_risc2(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_risc2(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_risc2(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_risc2(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_risc2(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_risc2(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_risc2(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -726,7 +1498,7 @@ def cfb8_table_risc2(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_risc2_ptr(x, ks, sp):
     """``table+risc2+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -812,48 +1584,212 @@ def block_table_risc2_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_risc2_ptr(x, x_b, ks, sp):
+    """``table+risc2+ptr``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        for k in range(32 * p, 32 * p + 32, 8):
+            u = right ^ ks[k]
+            t = right ^ ks[k + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            left ^= load_u32_at_byte(sp, u1)
+            left ^= load_u32_at_byte(sp, 0x200 + u2)
+            s1 = (u >> 16) & 0xFC
+            s2 = (u >> 24) & 0xFC
+            left ^= load_u32_at_byte(sp, 0x400 + s1)
+            left ^= load_u32_at_byte(sp, 0x600 + s2)
+            u2 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            left ^= load_u32_at_byte(sp, 0x100 + u1)
+            left ^= load_u32_at_byte(sp, 0x300 + u2)
+            s1 = (t >> 16) & 0xFC
+            s2 = (t >> 24) & 0xFC
+            left ^= load_u32_at_byte(sp, 0x500 + s1)
+            left ^= load_u32_at_byte(sp, 0x700 + s2)
+            u_b = right_b ^ ks[k]
+            t_b = right_b ^ ks[k + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            left_b ^= load_u32_at_byte(sp, u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+            s1_b = (u_b >> 16) & 0xFC
+            s2_b = (u_b >> 24) & 0xFC
+            left_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+            left_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+            u2_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+            s1_b = (t_b >> 16) & 0xFC
+            s2_b = (t_b >> 24) & 0xFC
+            left_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+            left_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+            u = left ^ ks[k + 2]
+            t = left ^ ks[k + 2 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            right ^= load_u32_at_byte(sp, u1)
+            right ^= load_u32_at_byte(sp, 0x200 + u2)
+            s1 = (u >> 16) & 0xFC
+            s2 = (u >> 24) & 0xFC
+            right ^= load_u32_at_byte(sp, 0x400 + s1)
+            right ^= load_u32_at_byte(sp, 0x600 + s2)
+            u2 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            right ^= load_u32_at_byte(sp, 0x100 + u1)
+            right ^= load_u32_at_byte(sp, 0x300 + u2)
+            s1 = (t >> 16) & 0xFC
+            s2 = (t >> 24) & 0xFC
+            right ^= load_u32_at_byte(sp, 0x500 + s1)
+            right ^= load_u32_at_byte(sp, 0x700 + s2)
+            u_b = left_b ^ ks[k + 2]
+            t_b = left_b ^ ks[k + 2 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            right_b ^= load_u32_at_byte(sp, u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+            s1_b = (u_b >> 16) & 0xFC
+            s2_b = (u_b >> 24) & 0xFC
+            right_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+            right_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+            u2_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+            s1_b = (t_b >> 16) & 0xFC
+            s2_b = (t_b >> 24) & 0xFC
+            right_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+            right_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+            u = right ^ ks[k + 4]
+            t = right ^ ks[k + 4 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            left ^= load_u32_at_byte(sp, u1)
+            left ^= load_u32_at_byte(sp, 0x200 + u2)
+            s1 = (u >> 16) & 0xFC
+            s2 = (u >> 24) & 0xFC
+            left ^= load_u32_at_byte(sp, 0x400 + s1)
+            left ^= load_u32_at_byte(sp, 0x600 + s2)
+            u2 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            left ^= load_u32_at_byte(sp, 0x100 + u1)
+            left ^= load_u32_at_byte(sp, 0x300 + u2)
+            s1 = (t >> 16) & 0xFC
+            s2 = (t >> 24) & 0xFC
+            left ^= load_u32_at_byte(sp, 0x500 + s1)
+            left ^= load_u32_at_byte(sp, 0x700 + s2)
+            u_b = right_b ^ ks[k + 4]
+            t_b = right_b ^ ks[k + 4 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            left_b ^= load_u32_at_byte(sp, u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+            s1_b = (u_b >> 16) & 0xFC
+            s2_b = (u_b >> 24) & 0xFC
+            left_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+            left_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+            u2_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+            left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+            s1_b = (t_b >> 16) & 0xFC
+            s2_b = (t_b >> 24) & 0xFC
+            left_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+            left_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+            u = left ^ ks[k + 6]
+            t = left ^ ks[k + 6 + 1]
+            t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+            u2 = (u >> 8) & 0xFC
+            u1 = u & 0xFC
+            right ^= load_u32_at_byte(sp, u1)
+            right ^= load_u32_at_byte(sp, 0x200 + u2)
+            s1 = (u >> 16) & 0xFC
+            s2 = (u >> 24) & 0xFC
+            right ^= load_u32_at_byte(sp, 0x400 + s1)
+            right ^= load_u32_at_byte(sp, 0x600 + s2)
+            u2 = (t >> 8) & 0xFC
+            u1 = t & 0xFC
+            right ^= load_u32_at_byte(sp, 0x100 + u1)
+            right ^= load_u32_at_byte(sp, 0x300 + u2)
+            s1 = (t >> 16) & 0xFC
+            s2 = (t >> 24) & 0xFC
+            right ^= load_u32_at_byte(sp, 0x500 + s1)
+            right ^= load_u32_at_byte(sp, 0x700 + s2)
+            u_b = left_b ^ ks[k + 6]
+            t_b = left_b ^ ks[k + 6 + 1]
+            t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+            u2_b = (u_b >> 8) & 0xFC
+            u1_b = u_b & 0xFC
+            right_b ^= load_u32_at_byte(sp, u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+            s1_b = (u_b >> 16) & 0xFC
+            s2_b = (u_b >> 24) & 0xFC
+            right_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+            right_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+            u2_b = (t_b >> 8) & 0xFC
+            u1_b = t_b & 0xFC
+            right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+            right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+            s1_b = (t_b >> 16) & 0xFC
+            s2_b = (t_b >> 24) & 0xFC
+            right_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+            right_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_risc2_ptr(src, dst, ks, sp, swap):
-    """``table+risc2+ptr`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_risc2_ptr(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+risc2+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_risc2_ptr(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_risc2_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+risc2+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_risc2_ptr(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_risc2_ptr(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_risc2_ptr(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_risc2_ptr(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_risc2_ptr(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_risc2_ptr(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_risc2_ptr(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -868,7 +1804,7 @@ def cfb8_table_risc2_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_unroll(x, ks, sp):
     """``table+unroll``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -1102,48 +2038,492 @@ def block_table_unroll(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_unroll(x, x_b, ks, sp):
+    """``table+unroll``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        k = 32 * p
+        # round 1
+        u = right ^ ks[k]
+        t = right ^ ks[k + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = right_b ^ ks[k]
+        t_b = right_b ^ ks[k + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 2
+        u = left ^ ks[k + 2]
+        t = left ^ ks[k + 2 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = left_b ^ ks[k + 2]
+        t_b = left_b ^ ks[k + 2 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 3
+        u = right ^ ks[k + 4]
+        t = right ^ ks[k + 4 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = right_b ^ ks[k + 4]
+        t_b = right_b ^ ks[k + 4 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 4
+        u = left ^ ks[k + 6]
+        t = left ^ ks[k + 6 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = left_b ^ ks[k + 6]
+        t_b = left_b ^ ks[k + 6 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 5
+        u = right ^ ks[k + 8]
+        t = right ^ ks[k + 8 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = right_b ^ ks[k + 8]
+        t_b = right_b ^ ks[k + 8 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 6
+        u = left ^ ks[k + 10]
+        t = left ^ ks[k + 10 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = left_b ^ ks[k + 10]
+        t_b = left_b ^ ks[k + 10 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 7
+        u = right ^ ks[k + 12]
+        t = right ^ ks[k + 12 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = right_b ^ ks[k + 12]
+        t_b = right_b ^ ks[k + 12 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 8
+        u = left ^ ks[k + 14]
+        t = left ^ ks[k + 14 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = left_b ^ ks[k + 14]
+        t_b = left_b ^ ks[k + 14 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 9
+        u = right ^ ks[k + 16]
+        t = right ^ ks[k + 16 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = right_b ^ ks[k + 16]
+        t_b = right_b ^ ks[k + 16 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 10
+        u = left ^ ks[k + 18]
+        t = left ^ ks[k + 18 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = left_b ^ ks[k + 18]
+        t_b = left_b ^ ks[k + 18 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 11
+        u = right ^ ks[k + 20]
+        t = right ^ ks[k + 20 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = right_b ^ ks[k + 20]
+        t_b = right_b ^ ks[k + 20 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 12
+        u = left ^ ks[k + 22]
+        t = left ^ ks[k + 22 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = left_b ^ ks[k + 22]
+        t_b = left_b ^ ks[k + 22 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 13
+        u = right ^ ks[k + 24]
+        t = right ^ ks[k + 24 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = right_b ^ ks[k + 24]
+        t_b = right_b ^ ks[k + 24 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 14
+        u = left ^ ks[k + 26]
+        t = left ^ ks[k + 26 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = left_b ^ ks[k + 26]
+        t_b = left_b ^ ks[k + 26 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 15
+        u = right ^ ks[k + 28]
+        t = right ^ ks[k + 28 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = right_b ^ ks[k + 28]
+        t_b = right_b ^ ks[k + 28 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        # round 16
+        u = left ^ ks[k + 30]
+        t = left ^ ks[k + 30 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            sp[0, (u >> 2) & 0x3F] ^
+            sp[2, (u >> 10) & 0x3F] ^
+            sp[4, (u >> 18) & 0x3F] ^
+            sp[6, (u >> 26) & 0x3F] ^
+            sp[1, (t >> 2) & 0x3F] ^
+            sp[3, (t >> 10) & 0x3F] ^
+            sp[5, (t >> 18) & 0x3F] ^
+            sp[7, (t >> 26) & 0x3F]
+        )
+        u_b = left_b ^ ks[k + 30]
+        t_b = left_b ^ ks[k + 30 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            sp[0, (u_b >> 2) & 0x3F] ^
+            sp[2, (u_b >> 10) & 0x3F] ^
+            sp[4, (u_b >> 18) & 0x3F] ^
+            sp[6, (u_b >> 26) & 0x3F] ^
+            sp[1, (t_b >> 2) & 0x3F] ^
+            sp[3, (t_b >> 10) & 0x3F] ^
+            sp[5, (t_b >> 18) & 0x3F] ^
+            sp[7, (t_b >> 26) & 0x3F]
+        )
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_unroll(src, dst, ks, sp, swap):
-    """``table+unroll`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_unroll(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+unroll`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_unroll(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_unroll(src, dst, ks, sp, swap, mode, state):
     """``table+unroll`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_unroll(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_unroll(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_unroll(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_unroll(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_unroll(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_unroll(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_unroll(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -1158,7 +2538,7 @@ def cfb8_table_unroll(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_unroll_ptr(x, ks, sp):
     """``table+unroll+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -1392,48 +2772,492 @@ def block_table_unroll_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_unroll_ptr(x, x_b, ks, sp):
+    """``table+unroll+ptr``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        k = 32 * p
+        # round 1
+        u = right ^ ks[k]
+        t = right ^ ks[k + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = right_b ^ ks[k]
+        t_b = right_b ^ ks[k + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 2
+        u = left ^ ks[k + 2]
+        t = left ^ ks[k + 2 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = left_b ^ ks[k + 2]
+        t_b = left_b ^ ks[k + 2 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 3
+        u = right ^ ks[k + 4]
+        t = right ^ ks[k + 4 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = right_b ^ ks[k + 4]
+        t_b = right_b ^ ks[k + 4 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 4
+        u = left ^ ks[k + 6]
+        t = left ^ ks[k + 6 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = left_b ^ ks[k + 6]
+        t_b = left_b ^ ks[k + 6 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 5
+        u = right ^ ks[k + 8]
+        t = right ^ ks[k + 8 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = right_b ^ ks[k + 8]
+        t_b = right_b ^ ks[k + 8 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 6
+        u = left ^ ks[k + 10]
+        t = left ^ ks[k + 10 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = left_b ^ ks[k + 10]
+        t_b = left_b ^ ks[k + 10 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 7
+        u = right ^ ks[k + 12]
+        t = right ^ ks[k + 12 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = right_b ^ ks[k + 12]
+        t_b = right_b ^ ks[k + 12 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 8
+        u = left ^ ks[k + 14]
+        t = left ^ ks[k + 14 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = left_b ^ ks[k + 14]
+        t_b = left_b ^ ks[k + 14 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 9
+        u = right ^ ks[k + 16]
+        t = right ^ ks[k + 16 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = right_b ^ ks[k + 16]
+        t_b = right_b ^ ks[k + 16 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 10
+        u = left ^ ks[k + 18]
+        t = left ^ ks[k + 18 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = left_b ^ ks[k + 18]
+        t_b = left_b ^ ks[k + 18 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 11
+        u = right ^ ks[k + 20]
+        t = right ^ ks[k + 20 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = right_b ^ ks[k + 20]
+        t_b = right_b ^ ks[k + 20 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 12
+        u = left ^ ks[k + 22]
+        t = left ^ ks[k + 22 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = left_b ^ ks[k + 22]
+        t_b = left_b ^ ks[k + 22 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 13
+        u = right ^ ks[k + 24]
+        t = right ^ ks[k + 24 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = right_b ^ ks[k + 24]
+        t_b = right_b ^ ks[k + 24 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 14
+        u = left ^ ks[k + 26]
+        t = left ^ ks[k + 26 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = left_b ^ ks[k + 26]
+        t_b = left_b ^ ks[k + 26 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 15
+        u = right ^ ks[k + 28]
+        t = right ^ ks[k + 28 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        left ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = right_b ^ ks[k + 28]
+        t_b = right_b ^ ks[k + 28 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        left_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        # round 16
+        u = left ^ ks[k + 30]
+        t = left ^ ks[k + 30 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        right ^= (
+            load_u32_at_byte(sp, u & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t >> 24) & 0xFC))
+        )
+        u_b = left_b ^ ks[k + 30]
+        t_b = left_b ^ ks[k + 30 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        right_b ^= (
+            load_u32_at_byte(sp, u_b & 0xFC) ^
+            load_u32_at_byte(sp, 0x200 + ((u_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x400 + ((u_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x600 + ((u_b >> 24) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x100 + (t_b & 0xFC)) ^
+            load_u32_at_byte(sp, 0x300 + ((t_b >> 8) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x500 + ((t_b >> 16) & 0xFC)) ^
+            load_u32_at_byte(sp, 0x700 + ((t_b >> 24) & 0xFC))
+        )
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_unroll_ptr(src, dst, ks, sp, swap):
-    """``table+unroll+ptr`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_unroll_ptr(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+unroll+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_unroll_ptr(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_unroll_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+unroll+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_unroll_ptr(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_unroll_ptr(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_unroll_ptr(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_unroll_ptr(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_unroll_ptr(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_unroll_ptr(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_unroll_ptr(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -1448,7 +3272,7 @@ def cfb8_table_unroll_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_unroll_risc1(x, ks, sp):
     """``table+unroll+risc1``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -1826,48 +3650,780 @@ def block_table_unroll_risc1(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_unroll_risc1(x, x_b, ks, sp):
+    """``table+unroll+risc1``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        k = 32 * p
+        # round 1
+        u = right ^ ks[k]
+        t = right ^ ks[k + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[4, u1]
+        left ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[5, u1]
+        left ^= sp[7, u3]
+        u_b = right_b ^ ks[k]
+        t_b = right_b ^ ks[k + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[4, u1_b]
+        left_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[5, u1_b]
+        left_b ^= sp[7, u3_b]
+        # round 2
+        u = left ^ ks[k + 2]
+        t = left ^ ks[k + 2 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[4, u1]
+        right ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[5, u1]
+        right ^= sp[7, u3]
+        u_b = left_b ^ ks[k + 2]
+        t_b = left_b ^ ks[k + 2 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[4, u1_b]
+        right_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[5, u1_b]
+        right_b ^= sp[7, u3_b]
+        # round 3
+        u = right ^ ks[k + 4]
+        t = right ^ ks[k + 4 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[4, u1]
+        left ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[5, u1]
+        left ^= sp[7, u3]
+        u_b = right_b ^ ks[k + 4]
+        t_b = right_b ^ ks[k + 4 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[4, u1_b]
+        left_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[5, u1_b]
+        left_b ^= sp[7, u3_b]
+        # round 4
+        u = left ^ ks[k + 6]
+        t = left ^ ks[k + 6 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[4, u1]
+        right ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[5, u1]
+        right ^= sp[7, u3]
+        u_b = left_b ^ ks[k + 6]
+        t_b = left_b ^ ks[k + 6 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[4, u1_b]
+        right_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[5, u1_b]
+        right_b ^= sp[7, u3_b]
+        # round 5
+        u = right ^ ks[k + 8]
+        t = right ^ ks[k + 8 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[4, u1]
+        left ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[5, u1]
+        left ^= sp[7, u3]
+        u_b = right_b ^ ks[k + 8]
+        t_b = right_b ^ ks[k + 8 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[4, u1_b]
+        left_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[5, u1_b]
+        left_b ^= sp[7, u3_b]
+        # round 6
+        u = left ^ ks[k + 10]
+        t = left ^ ks[k + 10 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[4, u1]
+        right ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[5, u1]
+        right ^= sp[7, u3]
+        u_b = left_b ^ ks[k + 10]
+        t_b = left_b ^ ks[k + 10 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[4, u1_b]
+        right_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[5, u1_b]
+        right_b ^= sp[7, u3_b]
+        # round 7
+        u = right ^ ks[k + 12]
+        t = right ^ ks[k + 12 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[4, u1]
+        left ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[5, u1]
+        left ^= sp[7, u3]
+        u_b = right_b ^ ks[k + 12]
+        t_b = right_b ^ ks[k + 12 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[4, u1_b]
+        left_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[5, u1_b]
+        left_b ^= sp[7, u3_b]
+        # round 8
+        u = left ^ ks[k + 14]
+        t = left ^ ks[k + 14 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[4, u1]
+        right ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[5, u1]
+        right ^= sp[7, u3]
+        u_b = left_b ^ ks[k + 14]
+        t_b = left_b ^ ks[k + 14 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[4, u1_b]
+        right_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[5, u1_b]
+        right_b ^= sp[7, u3_b]
+        # round 9
+        u = right ^ ks[k + 16]
+        t = right ^ ks[k + 16 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[4, u1]
+        left ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[5, u1]
+        left ^= sp[7, u3]
+        u_b = right_b ^ ks[k + 16]
+        t_b = right_b ^ ks[k + 16 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[4, u1_b]
+        left_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[5, u1_b]
+        left_b ^= sp[7, u3_b]
+        # round 10
+        u = left ^ ks[k + 18]
+        t = left ^ ks[k + 18 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[4, u1]
+        right ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[5, u1]
+        right ^= sp[7, u3]
+        u_b = left_b ^ ks[k + 18]
+        t_b = left_b ^ ks[k + 18 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[4, u1_b]
+        right_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[5, u1_b]
+        right_b ^= sp[7, u3_b]
+        # round 11
+        u = right ^ ks[k + 20]
+        t = right ^ ks[k + 20 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[4, u1]
+        left ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[5, u1]
+        left ^= sp[7, u3]
+        u_b = right_b ^ ks[k + 20]
+        t_b = right_b ^ ks[k + 20 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[4, u1_b]
+        left_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[5, u1_b]
+        left_b ^= sp[7, u3_b]
+        # round 12
+        u = left ^ ks[k + 22]
+        t = left ^ ks[k + 22 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[4, u1]
+        right ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[5, u1]
+        right ^= sp[7, u3]
+        u_b = left_b ^ ks[k + 22]
+        t_b = left_b ^ ks[k + 22 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[4, u1_b]
+        right_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[5, u1_b]
+        right_b ^= sp[7, u3_b]
+        # round 13
+        u = right ^ ks[k + 24]
+        t = right ^ ks[k + 24 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[4, u1]
+        left ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[5, u1]
+        left ^= sp[7, u3]
+        u_b = right_b ^ ks[k + 24]
+        t_b = right_b ^ ks[k + 24 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[4, u1_b]
+        left_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[5, u1_b]
+        left_b ^= sp[7, u3_b]
+        # round 14
+        u = left ^ ks[k + 26]
+        t = left ^ ks[k + 26 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[4, u1]
+        right ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[5, u1]
+        right ^= sp[7, u3]
+        u_b = left_b ^ ks[k + 26]
+        t_b = left_b ^ ks[k + 26 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[4, u1_b]
+        right_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[5, u1_b]
+        right_b ^= sp[7, u3_b]
+        # round 15
+        u = right ^ ks[k + 28]
+        t = right ^ ks[k + 28 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[4, u1]
+        left ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[5, u1]
+        left ^= sp[7, u3]
+        u_b = right_b ^ ks[k + 28]
+        t_b = right_b ^ ks[k + 28 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[4, u1_b]
+        left_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[5, u1_b]
+        left_b ^= sp[7, u3_b]
+        # round 16
+        u = left ^ ks[k + 30]
+        t = left ^ ks[k + 30 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        u >>= 16
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        u3 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[4, u1]
+        right ^= sp[6, u3]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        t >>= 16
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        u3 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[5, u1]
+        right ^= sp[7, u3]
+        u_b = left_b ^ ks[k + 30]
+        t_b = left_b ^ ks[k + 30 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        u_b >>= 16
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        u3_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[4, u1_b]
+        right_b ^= sp[6, u3_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        t_b >>= 16
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        u3_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[5, u1_b]
+        right_b ^= sp[7, u3_b]
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_unroll_risc1(src, dst, ks, sp, swap):
-    """``table+unroll+risc1`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_unroll_risc1(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+unroll+risc1`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_unroll_risc1(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_unroll_risc1(src, dst, ks, sp, swap, mode, state):
     """``table+unroll+risc1`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_unroll_risc1(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_unroll_risc1(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_unroll_risc1(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_unroll_risc1(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_unroll_risc1(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_unroll_risc1(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_unroll_risc1(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -1882,7 +4438,7 @@ def cfb8_table_unroll_risc1(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_unroll_risc1_ptr(x, ks, sp):
     """``table+unroll+risc1+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -2244,48 +4800,748 @@ def block_table_unroll_risc1_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_unroll_risc1_ptr(x, x_b, ks, sp):
+    """``table+unroll+risc1+ptr``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        k = 32 * p
+        # round 1
+        u = right ^ ks[k]
+        t = right ^ ks[k + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + u1)
+        left ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + u1)
+        left ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = right_b ^ ks[k]
+        t_b = right_b ^ ks[k + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 2
+        u = left ^ ks[k + 2]
+        t = left ^ ks[k + 2 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + u1)
+        right ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + u1)
+        right ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = left_b ^ ks[k + 2]
+        t_b = left_b ^ ks[k + 2 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 3
+        u = right ^ ks[k + 4]
+        t = right ^ ks[k + 4 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + u1)
+        left ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + u1)
+        left ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = right_b ^ ks[k + 4]
+        t_b = right_b ^ ks[k + 4 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 4
+        u = left ^ ks[k + 6]
+        t = left ^ ks[k + 6 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + u1)
+        right ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + u1)
+        right ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = left_b ^ ks[k + 6]
+        t_b = left_b ^ ks[k + 6 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 5
+        u = right ^ ks[k + 8]
+        t = right ^ ks[k + 8 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + u1)
+        left ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + u1)
+        left ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = right_b ^ ks[k + 8]
+        t_b = right_b ^ ks[k + 8 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 6
+        u = left ^ ks[k + 10]
+        t = left ^ ks[k + 10 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + u1)
+        right ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + u1)
+        right ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = left_b ^ ks[k + 10]
+        t_b = left_b ^ ks[k + 10 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 7
+        u = right ^ ks[k + 12]
+        t = right ^ ks[k + 12 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + u1)
+        left ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + u1)
+        left ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = right_b ^ ks[k + 12]
+        t_b = right_b ^ ks[k + 12 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 8
+        u = left ^ ks[k + 14]
+        t = left ^ ks[k + 14 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + u1)
+        right ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + u1)
+        right ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = left_b ^ ks[k + 14]
+        t_b = left_b ^ ks[k + 14 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 9
+        u = right ^ ks[k + 16]
+        t = right ^ ks[k + 16 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + u1)
+        left ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + u1)
+        left ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = right_b ^ ks[k + 16]
+        t_b = right_b ^ ks[k + 16 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 10
+        u = left ^ ks[k + 18]
+        t = left ^ ks[k + 18 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + u1)
+        right ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + u1)
+        right ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = left_b ^ ks[k + 18]
+        t_b = left_b ^ ks[k + 18 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 11
+        u = right ^ ks[k + 20]
+        t = right ^ ks[k + 20 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + u1)
+        left ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + u1)
+        left ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = right_b ^ ks[k + 20]
+        t_b = right_b ^ ks[k + 20 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 12
+        u = left ^ ks[k + 22]
+        t = left ^ ks[k + 22 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + u1)
+        right ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + u1)
+        right ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = left_b ^ ks[k + 22]
+        t_b = left_b ^ ks[k + 22 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 13
+        u = right ^ ks[k + 24]
+        t = right ^ ks[k + 24 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + u1)
+        left ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + u1)
+        left ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = right_b ^ ks[k + 24]
+        t_b = right_b ^ ks[k + 24 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 14
+        u = left ^ ks[k + 26]
+        t = left ^ ks[k + 26 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + u1)
+        right ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + u1)
+        right ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = left_b ^ ks[k + 26]
+        t_b = left_b ^ ks[k + 26 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 15
+        u = right ^ ks[k + 28]
+        t = right ^ ks[k + 28 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + u1)
+        left ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + u1)
+        left ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = right_b ^ ks[k + 28]
+        t_b = right_b ^ ks[k + 28 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        # round 16
+        u = left ^ ks[k + 30]
+        t = left ^ ks[k + 30 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        u >>= 16
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        u3 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + u1)
+        right ^= load_u32_at_byte(sp, 0x600 + u3)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        t >>= 16
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        u3 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + u1)
+        right ^= load_u32_at_byte(sp, 0x700 + u3)
+        u_b = left_b ^ ks[k + 30]
+        t_b = left_b ^ ks[k + 30 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        u_b >>= 16
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        u3_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + u3_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        t_b >>= 16
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        u3_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + u3_b)
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_unroll_risc1_ptr(src, dst, ks, sp, swap):
-    """``table+unroll+risc1+ptr`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_unroll_risc1_ptr(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+unroll+risc1+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_unroll_risc1_ptr(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_unroll_risc1_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+unroll+risc1+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_unroll_risc1_ptr(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_unroll_risc1_ptr(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_unroll_risc1_ptr(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_unroll_risc1_ptr(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_unroll_risc1_ptr(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_unroll_risc1_ptr(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_unroll_risc1_ptr(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -2300,7 +5556,7 @@ def cfb8_table_unroll_risc1_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_unroll_risc2(x, ks, sp):
     """``table+unroll+risc2``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -2646,48 +5902,716 @@ def block_table_unroll_risc2(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_unroll_risc2(x, x_b, ks, sp):
+    """``table+unroll+risc2``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        k = 32 * p
+        # round 1
+        u = right ^ ks[k]
+        t = right ^ ks[k + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        left ^= sp[4, s1]
+        left ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        left ^= sp[5, s1]
+        left ^= sp[7, s2]
+        u_b = right_b ^ ks[k]
+        t_b = right_b ^ ks[k + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        left_b ^= sp[4, s1_b]
+        left_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        left_b ^= sp[5, s1_b]
+        left_b ^= sp[7, s2_b]
+        # round 2
+        u = left ^ ks[k + 2]
+        t = left ^ ks[k + 2 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        right ^= sp[4, s1]
+        right ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        right ^= sp[5, s1]
+        right ^= sp[7, s2]
+        u_b = left_b ^ ks[k + 2]
+        t_b = left_b ^ ks[k + 2 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        right_b ^= sp[4, s1_b]
+        right_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        right_b ^= sp[5, s1_b]
+        right_b ^= sp[7, s2_b]
+        # round 3
+        u = right ^ ks[k + 4]
+        t = right ^ ks[k + 4 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        left ^= sp[4, s1]
+        left ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        left ^= sp[5, s1]
+        left ^= sp[7, s2]
+        u_b = right_b ^ ks[k + 4]
+        t_b = right_b ^ ks[k + 4 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        left_b ^= sp[4, s1_b]
+        left_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        left_b ^= sp[5, s1_b]
+        left_b ^= sp[7, s2_b]
+        # round 4
+        u = left ^ ks[k + 6]
+        t = left ^ ks[k + 6 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        right ^= sp[4, s1]
+        right ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        right ^= sp[5, s1]
+        right ^= sp[7, s2]
+        u_b = left_b ^ ks[k + 6]
+        t_b = left_b ^ ks[k + 6 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        right_b ^= sp[4, s1_b]
+        right_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        right_b ^= sp[5, s1_b]
+        right_b ^= sp[7, s2_b]
+        # round 5
+        u = right ^ ks[k + 8]
+        t = right ^ ks[k + 8 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        left ^= sp[4, s1]
+        left ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        left ^= sp[5, s1]
+        left ^= sp[7, s2]
+        u_b = right_b ^ ks[k + 8]
+        t_b = right_b ^ ks[k + 8 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        left_b ^= sp[4, s1_b]
+        left_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        left_b ^= sp[5, s1_b]
+        left_b ^= sp[7, s2_b]
+        # round 6
+        u = left ^ ks[k + 10]
+        t = left ^ ks[k + 10 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        right ^= sp[4, s1]
+        right ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        right ^= sp[5, s1]
+        right ^= sp[7, s2]
+        u_b = left_b ^ ks[k + 10]
+        t_b = left_b ^ ks[k + 10 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        right_b ^= sp[4, s1_b]
+        right_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        right_b ^= sp[5, s1_b]
+        right_b ^= sp[7, s2_b]
+        # round 7
+        u = right ^ ks[k + 12]
+        t = right ^ ks[k + 12 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        left ^= sp[4, s1]
+        left ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        left ^= sp[5, s1]
+        left ^= sp[7, s2]
+        u_b = right_b ^ ks[k + 12]
+        t_b = right_b ^ ks[k + 12 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        left_b ^= sp[4, s1_b]
+        left_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        left_b ^= sp[5, s1_b]
+        left_b ^= sp[7, s2_b]
+        # round 8
+        u = left ^ ks[k + 14]
+        t = left ^ ks[k + 14 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        right ^= sp[4, s1]
+        right ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        right ^= sp[5, s1]
+        right ^= sp[7, s2]
+        u_b = left_b ^ ks[k + 14]
+        t_b = left_b ^ ks[k + 14 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        right_b ^= sp[4, s1_b]
+        right_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        right_b ^= sp[5, s1_b]
+        right_b ^= sp[7, s2_b]
+        # round 9
+        u = right ^ ks[k + 16]
+        t = right ^ ks[k + 16 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        left ^= sp[4, s1]
+        left ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        left ^= sp[5, s1]
+        left ^= sp[7, s2]
+        u_b = right_b ^ ks[k + 16]
+        t_b = right_b ^ ks[k + 16 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        left_b ^= sp[4, s1_b]
+        left_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        left_b ^= sp[5, s1_b]
+        left_b ^= sp[7, s2_b]
+        # round 10
+        u = left ^ ks[k + 18]
+        t = left ^ ks[k + 18 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        right ^= sp[4, s1]
+        right ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        right ^= sp[5, s1]
+        right ^= sp[7, s2]
+        u_b = left_b ^ ks[k + 18]
+        t_b = left_b ^ ks[k + 18 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        right_b ^= sp[4, s1_b]
+        right_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        right_b ^= sp[5, s1_b]
+        right_b ^= sp[7, s2_b]
+        # round 11
+        u = right ^ ks[k + 20]
+        t = right ^ ks[k + 20 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        left ^= sp[4, s1]
+        left ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        left ^= sp[5, s1]
+        left ^= sp[7, s2]
+        u_b = right_b ^ ks[k + 20]
+        t_b = right_b ^ ks[k + 20 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        left_b ^= sp[4, s1_b]
+        left_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        left_b ^= sp[5, s1_b]
+        left_b ^= sp[7, s2_b]
+        # round 12
+        u = left ^ ks[k + 22]
+        t = left ^ ks[k + 22 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        right ^= sp[4, s1]
+        right ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        right ^= sp[5, s1]
+        right ^= sp[7, s2]
+        u_b = left_b ^ ks[k + 22]
+        t_b = left_b ^ ks[k + 22 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        right_b ^= sp[4, s1_b]
+        right_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        right_b ^= sp[5, s1_b]
+        right_b ^= sp[7, s2_b]
+        # round 13
+        u = right ^ ks[k + 24]
+        t = right ^ ks[k + 24 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        left ^= sp[4, s1]
+        left ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        left ^= sp[5, s1]
+        left ^= sp[7, s2]
+        u_b = right_b ^ ks[k + 24]
+        t_b = right_b ^ ks[k + 24 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        left_b ^= sp[4, s1_b]
+        left_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        left_b ^= sp[5, s1_b]
+        left_b ^= sp[7, s2_b]
+        # round 14
+        u = left ^ ks[k + 26]
+        t = left ^ ks[k + 26 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        right ^= sp[4, s1]
+        right ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        right ^= sp[5, s1]
+        right ^= sp[7, s2]
+        u_b = left_b ^ ks[k + 26]
+        t_b = left_b ^ ks[k + 26 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        right_b ^= sp[4, s1_b]
+        right_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        right_b ^= sp[5, s1_b]
+        right_b ^= sp[7, s2_b]
+        # round 15
+        u = right ^ ks[k + 28]
+        t = right ^ ks[k + 28 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        left ^= sp[0, u1]
+        left ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        left ^= sp[4, s1]
+        left ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        left ^= sp[1, u1]
+        left ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        left ^= sp[5, s1]
+        left ^= sp[7, s2]
+        u_b = right_b ^ ks[k + 28]
+        t_b = right_b ^ ks[k + 28 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        left_b ^= sp[0, u1_b]
+        left_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        left_b ^= sp[4, s1_b]
+        left_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        left_b ^= sp[1, u1_b]
+        left_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        left_b ^= sp[5, s1_b]
+        left_b ^= sp[7, s2_b]
+        # round 16
+        u = left ^ ks[k + 30]
+        t = left ^ ks[k + 30 + 1]
+        u >>= 2
+        t = ((t >> 6) | (t << 26)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0x3F
+        u1 = u & 0x3F
+        right ^= sp[0, u1]
+        right ^= sp[2, u2]
+        s1 = (u >> 16) & 0x3F
+        s2 = (u >> 24) & 0x3F
+        right ^= sp[4, s1]
+        right ^= sp[6, s2]
+        u2 = (t >> 8) & 0x3F
+        u1 = t & 0x3F
+        right ^= sp[1, u1]
+        right ^= sp[3, u2]
+        s1 = (t >> 16) & 0x3F
+        s2 = (t >> 24) & 0x3F
+        right ^= sp[5, s1]
+        right ^= sp[7, s2]
+        u_b = left_b ^ ks[k + 30]
+        t_b = left_b ^ ks[k + 30 + 1]
+        u_b >>= 2
+        t_b = ((t_b >> 6) | (t_b << 26)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0x3F
+        u1_b = u_b & 0x3F
+        right_b ^= sp[0, u1_b]
+        right_b ^= sp[2, u2_b]
+        s1_b = (u_b >> 16) & 0x3F
+        s2_b = (u_b >> 24) & 0x3F
+        right_b ^= sp[4, s1_b]
+        right_b ^= sp[6, s2_b]
+        u2_b = (t_b >> 8) & 0x3F
+        u1_b = t_b & 0x3F
+        right_b ^= sp[1, u1_b]
+        right_b ^= sp[3, u2_b]
+        s1_b = (t_b >> 16) & 0x3F
+        s2_b = (t_b >> 24) & 0x3F
+        right_b ^= sp[5, s1_b]
+        right_b ^= sp[7, s2_b]
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_unroll_risc2(src, dst, ks, sp, swap):
-    """``table+unroll+risc2`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_unroll_risc2(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+unroll+risc2`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_unroll_risc2(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_unroll_risc2(src, dst, ks, sp, swap, mode, state):
     """``table+unroll+risc2`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_unroll_risc2(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_unroll_risc2(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_unroll_risc2(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_unroll_risc2(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_unroll_risc2(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_unroll_risc2(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_unroll_risc2(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 
@@ -2702,7 +6626,7 @@ def cfb8_table_unroll_risc2(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
+@njit(nogil=True, cache=True, inline="always")
 def block_table_unroll_risc2_ptr(x, ks, sp):
     """``table+unroll+risc2+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     left, right = split_into_frame(x)
@@ -3032,48 +6956,684 @@ def block_table_unroll_risc2_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
+@njit(nogil=True, cache=True, inline="always")
+def block2_table_unroll_risc2_ptr(x, x_b, ks, sp):
+    """``table+unroll+risc2+ptr``: encrypt two block values at once (rounds interleaved)."""
+    left, right = split_into_frame(x)
+    left_b, right_b = split_into_frame(x_b)
+    for p in range(ks.shape[0] // 32):
+        k = 32 * p
+        # round 1
+        u = right ^ ks[k]
+        t = right ^ ks[k + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + s1)
+        left ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + s1)
+        left ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = right_b ^ ks[k]
+        t_b = right_b ^ ks[k + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 2
+        u = left ^ ks[k + 2]
+        t = left ^ ks[k + 2 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + s1)
+        right ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + s1)
+        right ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = left_b ^ ks[k + 2]
+        t_b = left_b ^ ks[k + 2 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 3
+        u = right ^ ks[k + 4]
+        t = right ^ ks[k + 4 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + s1)
+        left ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + s1)
+        left ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = right_b ^ ks[k + 4]
+        t_b = right_b ^ ks[k + 4 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 4
+        u = left ^ ks[k + 6]
+        t = left ^ ks[k + 6 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + s1)
+        right ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + s1)
+        right ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = left_b ^ ks[k + 6]
+        t_b = left_b ^ ks[k + 6 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 5
+        u = right ^ ks[k + 8]
+        t = right ^ ks[k + 8 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + s1)
+        left ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + s1)
+        left ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = right_b ^ ks[k + 8]
+        t_b = right_b ^ ks[k + 8 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 6
+        u = left ^ ks[k + 10]
+        t = left ^ ks[k + 10 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + s1)
+        right ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + s1)
+        right ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = left_b ^ ks[k + 10]
+        t_b = left_b ^ ks[k + 10 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 7
+        u = right ^ ks[k + 12]
+        t = right ^ ks[k + 12 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + s1)
+        left ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + s1)
+        left ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = right_b ^ ks[k + 12]
+        t_b = right_b ^ ks[k + 12 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 8
+        u = left ^ ks[k + 14]
+        t = left ^ ks[k + 14 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + s1)
+        right ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + s1)
+        right ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = left_b ^ ks[k + 14]
+        t_b = left_b ^ ks[k + 14 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 9
+        u = right ^ ks[k + 16]
+        t = right ^ ks[k + 16 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + s1)
+        left ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + s1)
+        left ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = right_b ^ ks[k + 16]
+        t_b = right_b ^ ks[k + 16 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 10
+        u = left ^ ks[k + 18]
+        t = left ^ ks[k + 18 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + s1)
+        right ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + s1)
+        right ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = left_b ^ ks[k + 18]
+        t_b = left_b ^ ks[k + 18 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 11
+        u = right ^ ks[k + 20]
+        t = right ^ ks[k + 20 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + s1)
+        left ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + s1)
+        left ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = right_b ^ ks[k + 20]
+        t_b = right_b ^ ks[k + 20 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 12
+        u = left ^ ks[k + 22]
+        t = left ^ ks[k + 22 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + s1)
+        right ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + s1)
+        right ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = left_b ^ ks[k + 22]
+        t_b = left_b ^ ks[k + 22 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 13
+        u = right ^ ks[k + 24]
+        t = right ^ ks[k + 24 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + s1)
+        left ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + s1)
+        left ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = right_b ^ ks[k + 24]
+        t_b = right_b ^ ks[k + 24 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 14
+        u = left ^ ks[k + 26]
+        t = left ^ ks[k + 26 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + s1)
+        right ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + s1)
+        right ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = left_b ^ ks[k + 26]
+        t_b = left_b ^ ks[k + 26 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 15
+        u = right ^ ks[k + 28]
+        t = right ^ ks[k + 28 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        left ^= load_u32_at_byte(sp, u1)
+        left ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x400 + s1)
+        left ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        left ^= load_u32_at_byte(sp, 0x100 + u1)
+        left ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        left ^= load_u32_at_byte(sp, 0x500 + s1)
+        left ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = right_b ^ ks[k + 28]
+        t_b = right_b ^ ks[k + 28 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        left_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        left_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        left_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        # round 16
+        u = left ^ ks[k + 30]
+        t = left ^ ks[k + 30 + 1]
+        t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+        u2 = (u >> 8) & 0xFC
+        u1 = u & 0xFC
+        right ^= load_u32_at_byte(sp, u1)
+        right ^= load_u32_at_byte(sp, 0x200 + u2)
+        s1 = (u >> 16) & 0xFC
+        s2 = (u >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x400 + s1)
+        right ^= load_u32_at_byte(sp, 0x600 + s2)
+        u2 = (t >> 8) & 0xFC
+        u1 = t & 0xFC
+        right ^= load_u32_at_byte(sp, 0x100 + u1)
+        right ^= load_u32_at_byte(sp, 0x300 + u2)
+        s1 = (t >> 16) & 0xFC
+        s2 = (t >> 24) & 0xFC
+        right ^= load_u32_at_byte(sp, 0x500 + s1)
+        right ^= load_u32_at_byte(sp, 0x700 + s2)
+        u_b = left_b ^ ks[k + 30]
+        t_b = left_b ^ ks[k + 30 + 1]
+        t_b = ((t_b >> 4) | (t_b << 28)) & 0xFFFFFFFF
+        u2_b = (u_b >> 8) & 0xFC
+        u1_b = u_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x200 + u2_b)
+        s1_b = (u_b >> 16) & 0xFC
+        s2_b = (u_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x400 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x600 + s2_b)
+        u2_b = (t_b >> 8) & 0xFC
+        u1_b = t_b & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x100 + u1_b)
+        right_b ^= load_u32_at_byte(sp, 0x300 + u2_b)
+        s1_b = (t_b >> 16) & 0xFC
+        s2_b = (t_b >> 24) & 0xFC
+        right_b ^= load_u32_at_byte(sp, 0x500 + s1_b)
+        right_b ^= load_u32_at_byte(sp, 0x700 + s2_b)
+        left, right = right, left
+        left_b, right_b = right_b, left_b
+    return join_from_frame(left, right), join_from_frame(left_b, right_b)
+
+
 @njit(nogil=True, cache=True)
 def ecb_table_unroll_risc2_ptr(src, dst, ks, sp, swap):
-    """``table+unroll+risc2+ptr`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""
-    for i in range(src.shape[0]):
-        x = src[i]
-        if swap:
-            x = bswap64(x)
-        y = block_table_unroll_risc2_ptr(x, ks, sp)
-        dst[i] = bswap64(y) if swap else y
+    """``table+unroll+risc2+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
+
+    One call site of the (inlined) pair function keeps compile time down.
+    """
+    n = src.shape[0]
+    for i in range(0, n, 2):
+        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair
+        y, y_b = block2_table_unroll_risc2_ptr(val(src[i], swap), val(src[j], swap), ks, sp)
+        dst[j] = val(y_b, swap)
+        dst[i] = val(y, swap)
 
 
 @njit(nogil=True, cache=True)
 def chain_table_unroll_risc2_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+unroll+risc2+ptr`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""
     s = state
-    n = src.shape[0]
-    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
-        for i in range(n):
-            s = block_table_unroll_risc2_ptr(val(src[i], swap) ^ s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(block_table_unroll_risc2_ptr(c, ks, sp) ^ s, swap)
-            s = c
-    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
-        for i in range(n):
-            s = val(src[i], swap) ^ block_table_unroll_risc2_ptr(s, ks, sp)
-            dst[i] = val(s, swap)
-    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
-        for i in range(n):
-            c = val(src[i], swap)
-            dst[i] = val(c ^ block_table_unroll_risc2_ptr(s, ks, sp), swap)
-            s = c
-    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
-        for i in range(n):
-            s = block_table_unroll_risc2_ptr(s, ks, sp)
-            dst[i] = src[i] ^ val(s, swap)
-    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
-        for i in range(n):
-            dst[i] = src[i] ^ val(block_table_unroll_risc2_ptr(s, ks, sp), swap)
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state
+        x = w ^ s if mode == 0 else (w if mode == 1 else s)
+        y = block_table_unroll_risc2_ptr(x, ks, sp)
+        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)
+            s = y
+            o = y
+        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)
+            o = w ^ y
+            s = o
+        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)
+            o = w ^ y
+            s = w
+        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O
+            o = w ^ y
+            s = y
+        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64
+            o = w ^ y
             s += ONE
+        dst[i] = val(o, swap)
     return s
 
 

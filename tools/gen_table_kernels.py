@@ -20,6 +20,7 @@ that the committed module is what this script generates.
 from __future__ import annotations
 
 import itertools
+import re
 from pathlib import Path
 
 TARGET = Path(__file__).resolve().parent.parent / "numbades" / "_table_kernels.py"
@@ -124,36 +125,74 @@ def indent(lines: list[str], n: int) -> list[str]:
     return [" " * n + line for line in lines]
 
 
-def block_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
-    name = variant_name(unroll, risc, ptr)
-    fn = "block_" + name.replace("+", "_")
-    out = [
-        "@njit(nogil=True, cache=True)",
-        f"def {fn}(x, ks, sp):",
-        f'    """``{name}``: encrypt one block value under ks (32 words a pass, any passes)."""',
-        "    left, right = split_into_frame(x)",
-        "    for p in range(ks.shape[0] // 32):",
-    ]
+_STATE = re.compile(r"\b(left|right|u|t|u1|u2|u3|s1|s2)\b")
+
+
+def _second(lines: list[str]) -> list[str]:
+    """The same round code on a second block's variables (``left`` -> ``left_b``, ...)."""
+    return [_STATE.sub(r"\1_b", line) for line in lines]
+
+
+def _rounds(unroll: bool, risc: int, ptr: bool, lanes: int) -> list[str]:
+    """The 16 rounds of every pass, for one block or two interleaved (``lanes``)."""
+
+    def rnd(ll: str, r: str, k: str) -> list[str]:
+        lines = d_encrypt(ll, r, k, risc, ptr)
+        return lines if lanes == 1 else lines + _second(lines)
+
+    out = []
     if unroll:
         out.append("        k = 32 * p")
         body: list[str] = []
-        for rnd in range(16):
-            ll, r = ("left", "right") if rnd % 2 == 0 else ("right", "left")
-            off = f"k + {2 * rnd}" if rnd else "k"
-            body.append(f"# round {rnd + 1}")
-            body += d_encrypt(ll, r, off, risc, ptr)
+        for n in range(16):
+            ll, r = ("left", "right") if n % 2 == 0 else ("right", "left")
+            body.append(f"# round {n + 1}")
+            body += rnd(ll, r, f"k + {2 * n}" if n else "k")
         out += indent(body, 8)
     else:
         out.append("        for k in range(32 * p, 32 * p + 32, 8):")
         body = []
         for j, (ll, r) in enumerate([("left", "right"), ("right", "left")] * 2):
-            body += d_encrypt(ll, r, f"k + {2 * j}" if j else "k", risc, ptr)
+            body += rnd(ll, r, f"k + {2 * j}" if j else "k")
         out += indent(body, 12)
-    out += [
-        "        left, right = right, left",
+    swap = ["        left, right = right, left"]
+    return out + (swap if lanes == 1 else swap + _second(swap))
+
+
+def block_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
+    name = variant_name(unroll, risc, ptr)
+    fn = "block_" + name.replace("+", "_")
+    return [
+        "@njit(nogil=True, cache=True, inline=\"always\")",
+        f"def {fn}(x, ks, sp):",
+        f'    """``{name}``: encrypt one block value under ks (32 words a pass, any passes)."""',
+        "    left, right = split_into_frame(x)",
+        "    for p in range(ks.shape[0] // 32):",
+        *_rounds(unroll, risc, ptr, 1),
         "    return join_from_frame(left, right)",
     ]
-    return out
+
+
+def block2_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
+    """Two independent blocks with their rounds interleaved.
+
+    One block's rounds form a dependency chain (key XOR, index, table load,
+    XOR) that leaves most of a modern core idle; a second chain of the same
+    ``D_ENCRYPT`` code in the same loop fills it.  Used where blocks are
+    independent (ECB); chained modes run ``block_*``.
+    """
+    name = variant_name(unroll, risc, ptr)
+    fn = "block2_" + name.replace("+", "_")
+    return [
+        "@njit(nogil=True, cache=True, inline=\"always\")",
+        f"def {fn}(x, x_b, ks, sp):",
+        f'    """``{name}``: encrypt two block values at once (rounds interleaved)."""',
+        "    left, right = split_into_frame(x)",
+        "    left_b, right_b = split_into_frame(x_b)",
+        "    for p in range(ks.shape[0] // 32):",
+        *_rounds(unroll, risc, ptr, 2),
+        "    return join_from_frame(left, right), join_from_frame(left_b, right_b)",
+    ]
 
 
 def ecb_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
@@ -162,13 +201,16 @@ def ecb_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
     return [
         "@njit(nogil=True, cache=True)",
         f"def ecb_{fn}(src, dst, ks, sp, swap):",
-        f'    """``{name}`` over a batch: dst[i] = E(src[i]); swap: words are big-endian bytes."""',
-        "    for i in range(src.shape[0]):",
-        "        x = src[i]",
-        "        if swap:",
-        "            x = bswap64(x)",
-        f"        y = block_{fn}(x, ks, sp)",
-        "        dst[i] = bswap64(y) if swap else y",
+        f'    """``{name}`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.',
+        "",
+        "    One call site of the (inlined) pair function keeps compile time down.",
+        '    """',
+        "    n = src.shape[0]",
+        "    for i in range(0, n, 2):",
+        "        j = min(i + 1, n - 1)  # an odd last block runs as both halves of the pair",
+        f"        y, y_b = block2_{fn}(val(src[i], swap), val(src[j], swap), ks, sp)",
+        "        dst[j] = val(y_b, swap)",
+        "        dst[i] = val(y, swap)",
     ]
 
 
@@ -186,9 +228,9 @@ CHAIN_CODES = {
 def chain_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
     """Every whole-block chained mode over one stream, the chaining inside the kernel.
 
-    One kernel per variant with the mode chosen by a code outside the block
-    loops (each mode its own loop), so a stream costs one call, not one per
-    block.  ``state`` and the return value are block values: the IV / previous
+    One kernel per variant with the mode chosen by a code: one loop with one
+    inlined copy of the rounds (the mode branches are perfectly predictable),
+    so a stream costs one call, not one per block.  ``state`` and the return value are block values: the IV / previous
     ciphertext (CBC, CFB), the previous keystream block (OFB) or the next
     counter (CTR, wrapping mod 2**64).  XOR commutes with the byte swap, so
     chaining XORs could run on raw words; only cipher inputs and outputs need
@@ -202,33 +244,30 @@ def chain_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
         f"def chain_{fn}(src, dst, ks, sp, swap, mode, state):",
         f'    """``{name}`` over a stream in chained mode ``mode`` (CHAIN_CODES); returns the next state."""',
         "    s = state",
-        "    n = src.shape[0]",
-        "    if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)",
-        "        for i in range(n):",
-        f"            s = {blk}(val(src[i], swap) ^ s, ks, sp)",
-        "            dst[i] = val(s, swap)",
-        "    elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev",
-        "        for i in range(n):",
-        "            c = val(src[i], swap)",
-        f"            dst[i] = val({blk}(c, ks, sp) ^ s, swap)",
-        "            s = c",
-        "    elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)",
-        "        for i in range(n):",
-        f"            s = val(src[i], swap) ^ {blk}(s, ks, sp)",
-        "            dst[i] = val(s, swap)",
-        "    elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)",
-        "        for i in range(n):",
-        "            c = val(src[i], swap)",
-        f"            dst[i] = val(c ^ {blk}(s, ks, sp), swap)",
-        "            s = c",
-        "    elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O",
-        "        for i in range(n):",
-        f"            s = {blk}(s, ks, sp)",
-        "            dst[i] = src[i] ^ val(s, swap)",
-        "    else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64",
-        "        for i in range(n):",
-        f"            dst[i] = src[i] ^ val({blk}(s, ks, sp), swap)",
+        "    for i in range(src.shape[0]):",
+        "        w = val(src[i], swap)",
+        "        # cipher input: P ^ C_prev (CBC encrypt), C (CBC decrypt), else the state",
+        "        x = w ^ s if mode == 0 else (w if mode == 1 else s)",
+        f"        y = {blk}(x, ks, sp)",
+        "        if mode == 0:  # CBC encrypt: C = E(P ^ C_prev)",
+        "            s = y",
+        "            o = y",
+        "        elif mode == 1:  # CBC decrypt (ks reversed): P = D(C) ^ C_prev",
+        "            o = y ^ s",
+        "            s = w",
+        "        elif mode == 2:  # CFB-64 encrypt: C = P ^ E(C_prev)",
+        "            o = w ^ y",
+        "            s = o",
+        "        elif mode == 3:  # CFB-64 decrypt: P = C ^ E(C_prev)",
+        "            o = w ^ y",
+        "            s = w",
+        "        elif mode == 4:  # OFB: O = E(O_prev), out = in ^ O",
+        "            o = w ^ y",
+        "            s = y",
+        "        else:  # CTR: out = in ^ E(counter), counter + 1 mod 2**64",
+        "            o = w ^ y",
         "            s += ONE",
+        "        dst[i] = val(o, swap)",
         "    return s",
     ]
 
@@ -298,6 +337,7 @@ def generate() -> str:
     names = []
     for unroll, risc, ptr in all_variants():
         chunks.append("\n\n" + "\n".join(block_function(unroll, risc, ptr)) + "\n")
+        chunks.append("\n\n" + "\n".join(block2_function(unroll, risc, ptr)) + "\n")
         chunks.append("\n\n" + "\n".join(ecb_function(unroll, risc, ptr)) + "\n")
         chunks.append("\n\n" + "\n".join(chain_function(unroll, risc, ptr)) + "\n")
         chunks.append("\n\n" + "\n".join(cfb8_function(unroll, risc, ptr)) + "\n")
