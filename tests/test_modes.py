@@ -181,6 +181,9 @@ def test_pkcs7_padding(case, n, variant, kind):
     out = bytearray(len(expected))
     assert c.encrypt(data, mode, padding="pkcs7", out=out, **kw) is out
     assert bytes(out) == expected
+    out = bytearray(len(data))  # decryption's result is the stripped plaintext
+    assert c.decrypt(expected, mode, padding="pkcs7", out=out, **kw) is out
+    assert bytes(out) == data
 
 
 @pytest.mark.parametrize("ksize", KEY_SIZES)

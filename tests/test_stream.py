@@ -227,3 +227,17 @@ def test_large_chunks_and_uint64_chunks(mode, variant):
         pieces = [words[:1], words[1:1500].astype(np.uint64), words[1500:]]
         got = b"".join(ctx.update(p) for p in pieces) + ctx.finalize()
         assert got == want
+
+
+@pytest.mark.parametrize("ksize", KEY_SIZES)
+def test_ctr_stream_wraps_at_2_64(ksize):
+    rng = np.random.default_rng(ksize + 100)
+    key = random_key(rng, ksize)
+    start = 2**64 - 2
+    counters = b"".join(((start + i) % 2**64).to_bytes(8, "big") for i in range(6))
+    data = rng.bytes(45)
+    stream = ref_encrypt(key, "ecb", None, counters)
+    expected = bytes(a ^ b for a, b in zip(data, stream, strict=False))
+    e = _cipher(key).encryptor("ctr", iv=start.to_bytes(8, "big"))
+    got = b"".join(e.update(data[i:i + 3]) for i in range(0, len(data), 3)) + e.finalize()
+    assert got == expected
