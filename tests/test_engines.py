@@ -1,0 +1,131 @@
+"""Dispatch: which engine ``auto`` picks, saved choices, forced engines, threads."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+
+import numba
+import numpy as np
+import pytest
+from Crypto.Cipher import DES as RefDES
+
+import numbades
+from numbades import _engines, _saved_choice
+from numbades._bitslice_transpose import BLOCKS
+
+THRESHOLD = _engines.BITSLICE_THRESHOLD_BLOCKS
+
+
+@pytest.fixture(autouse=True)
+def empty_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    monkeypatch.setenv(_saved_choice.ENV_DIR, str(tmp_path))
+    monkeypatch.delenv("NUMBADES_VARIANT", raising=False)
+    _saved_choice.forget_loaded()
+    yield tmp_path
+    _saved_choice.forget_loaded()
+
+
+@pytest.fixture
+def engines_used(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every engine ``pick`` hands out during a test."""
+    seen: list[str] = []
+    real = _engines.pick
+
+    def spy(variant: str, n_blocks: int, batchable: bool = True) -> str:
+        engine = real(variant, n_blocks, batchable)
+        seen.append(engine)
+        return engine
+
+    monkeypatch.setattr(_engines, "pick", spy)
+    return seen
+
+
+def test_auto_by_size_and_mode():
+    assert _engines.pick("auto", THRESHOLD - 1) == _engines.DEFAULT_TABLE_VARIANT
+    assert _engines.pick("auto", THRESHOLD) == _engines.BITSLICE
+    assert _engines.pick("auto", 10**6, batchable=False) == _engines.DEFAULT_TABLE_VARIANT
+    for v in numbades.variants():
+        assert _engines.pick(v, 1) == v
+        assert _engines.pick(v, 10**6, batchable=False) == v
+
+
+@pytest.mark.parametrize(
+    ("mode", "decrypt", "engine"),
+    [
+        ("ecb", False, "bitslice"),
+        ("ecb", True, "bitslice"),
+        ("ctr", False, "bitslice"),
+        ("cbc", True, "bitslice"),
+        ("cfb", True, "bitslice"),
+        ("cbc", False, "table"),
+        ("cfb", False, "table"),
+        ("ofb", False, "table"),
+        ("ofb", True, "table"),
+        ("cfb8", False, "table"),
+    ],
+)
+def test_modes_reach_the_expected_engine(engines_used, mode, decrypt, engine):
+    c = numbades.DES(b"\x13\x34\x57\x79\x9b\xbc\xdf\xf1")
+    data = bytes(8 * 4 * THRESHOLD)
+    iv = None if mode == "ecb" else bytes(8)
+    (c.decrypt if decrypt else c.encrypt)(data, mode, iv=iv)
+    assert engines_used and set(engines_used) == {engine}
+
+
+def test_saved_choice_steers_auto(engines_used):
+    _saved_choice.save_choices({"small": "table+unroll", "medium": "table+risc2+ptr",
+                                "large": "bitslice"})
+    _saved_choice.forget_loaded()
+    assert _engines.pick("auto", 1) == "table+unroll"
+    assert _engines.pick("auto", 64 * 1024 // 8) == "table+risc2+ptr"
+    assert _engines.pick("auto", 1 << 20) == "bitslice"
+    # a saved bitslice cannot serve a sequential mode: the default table variant does
+    assert _engines.pick("auto", 1 << 20, batchable=False) == _engines.DEFAULT_TABLE_VARIANT
+    key = b"\x01\x23\x45\x67\x89\xab\xcd\xef"
+    data = np.random.default_rng(3).bytes(1024)
+    assert numbades.DES(key).encrypt(data) == RefDES.new(key, RefDES.MODE_ECB).encrypt(data)
+
+
+def test_environment_variable_overrides_auto(monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("NUMBADES_VARIANT", "table+unroll+ptr")
+    assert numbades.DES(bytes(8)).variant == "table+unroll+ptr"
+    monkeypatch.setenv("NUMBADES_VARIANT", "nonsense")
+    with pytest.raises(ValueError, match="NUMBADES_VARIANT"):
+        numbades.DES(bytes(8))
+
+
+def test_forced_bitslice_serves_sequential_modes_and_refuses_cfb8():
+    key = b"\x0e\x32\x92\x32\xea\x6d\x0d\x73"
+    iv = b"\x87\x87\x87\x87\x87\x87\x87\x87"
+    data = np.random.default_rng(4).bytes(8 * 37 + 3)
+    c = numbades.DES(key, variant="bitslice")
+    for mode, ref in [("cbc", RefDES.new(key, RefDES.MODE_CBC, iv=iv)),
+                      ("cfb", RefDES.new(key, RefDES.MODE_CFB, iv=iv, segment_size=64)),
+                      ("ofb", RefDES.new(key, RefDES.MODE_OFB, iv=iv))]:
+        msg = data[: 8 * 37] if mode == "cbc" else data
+        assert c.encrypt(msg, mode, iv=iv) == ref.encrypt(msg)
+    with pytest.raises(ValueError, match="cfb8"):
+        c.encrypt(data, "cfb8", iv=iv)
+    with pytest.raises(ValueError, match="cfb8"):
+        c.encryptor("cfb8", iv=iv)
+
+
+@pytest.mark.parametrize("threads", [1, 2])
+def test_thread_count_changes_nothing(threads):
+    """The prange path (2+ passes, 2 threads) equals the serial path bit for bit."""
+    if threads > numba.config.NUMBA_NUM_THREADS:
+        pytest.skip(f"Numba has {numba.config.NUMBA_NUM_THREADS} thread(s) here")
+    key = b"\x10\x31\x6e\x02\x8c\x8f\x3b\x4a"
+    data = np.random.default_rng(5).integers(0, 256, 8 * (3 * BLOCKS + 5), dtype=np.uint8)
+    want = RefDES.new(key, RefDES.MODE_ECB).encrypt(data.tobytes())
+    before = numba.get_num_threads()
+    numba.set_num_threads(threads)
+    try:
+        assert _engines._parallel(data.size // 8) == (threads > 1)
+        got = numbades.DES(key, variant="bitslice").encrypt(data)
+        many = numbades.DES(key, variant="bitslice").encrypt_many(data.reshape(-1, 8))
+    finally:
+        numba.set_num_threads(before)
+    assert got.tobytes() == want
+    assert many.tobytes() == want
