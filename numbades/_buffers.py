@@ -55,9 +55,8 @@ def aligned_words(raw: np.ndarray) -> np.ndarray:
     Misaligned views would compile (and cache) a second version of every
     kernel; a copy is cheaper.
     """
-    if raw.ctypes.data % 8:
-        raw = raw.copy()
-    return raw.view(np.uint64)
+    words = raw.view(np.uint64)
+    return words if words.flags.aligned else raw.copy().view(np.uint64)
 
 
 def as_data(data: Any) -> Data:

@@ -162,8 +162,9 @@ class Stream:
         ``swap``: the words of this memory are block values byte-swapped
         (block bytes on a little-endian machine).
         """
-        if src.ctypes.data % 8 == 0 and dst.ctypes.data % 8 == 0:
-            self.blocks(src.view(np.uint64), dst.view(np.uint64), swap)
+        src_words, dst_words = src.view(np.uint64), dst.view(np.uint64)
+        if src_words.flags.aligned and dst_words.flags.aligned:
+            self.blocks(src_words, dst_words, swap)
             return
         words = src.copy().view(np.uint64)  # misaligned: one scratch copy, not a recompile
         self.blocks(words, words, swap)

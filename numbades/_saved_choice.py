@@ -74,6 +74,23 @@ def choice_path() -> Path:
     return user_cache_dir() / FILE_NAME
 
 
+_ENV_KEYS = (ENV_DIR, "XDG_CACHE_HOME", "HOME", "LOCALAPPDATA", "USERPROFILE")
+_paths: dict[tuple[str | None, ...], str] = {}
+
+
+def _path_for_environment() -> str:
+    """``choice_path()`` as a string, memoised on the variables it depends on.
+
+    ``auto`` asks on every call; building the path with pathlib costs more
+    than encrypting a short message.
+    """
+    env = tuple(os.environ.get(k) for k in _ENV_KEYS)
+    path = _paths.get(env)
+    if path is None:
+        path = _paths[env] = str(choice_path())
+    return path
+
+
 def _numbades_version() -> str:
     """Installed numbades version, read from package metadata (no library import)."""
     from importlib.metadata import PackageNotFoundError, version
@@ -178,16 +195,15 @@ def load_saved_choice(size_class: str) -> str | None:
     per process and returns None.  A saved engine this library no longer has
     is treated the same way.
     """
-    path = choice_path()
-    key = str(path)
+    key = _path_for_environment()
     if key not in _loaded:
-        _loaded[key] = _read(path)
+        _loaded[key] = _read(Path(key))
     choice = _loaded[key].get(size_class)
     if choice is None:
         return None
     known = _known_engines()
     if known is not None and choice not in known:
-        _loaded[key] = _reject(path, f"engine {choice!r} is not one of this library's")
+        _loaded[key] = _reject(Path(key), f"engine {choice!r} is not one of this library's")
         return None
     return choice
 
