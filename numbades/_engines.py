@@ -24,8 +24,11 @@ from ._table_kernels import CHAIN_CODES, KERNELS
 
 TABLE_VARIANTS = tuple(KERNELS)
 BITSLICE = "bitslice"
-#: Below this many blocks, ``auto`` uses a table variant (a bitslice pass is 64*LANES blocks).
-BITSLICE_THRESHOLD_BLOCKS = 1024
+#: From this many blocks ``auto`` uses bitslice for independent blocks.  A bitslice
+#: call costs a whole pass of 64*LANES blocks however short the input; measured
+#: with ``benchmarks/crossover.py`` (one core, znver3, 2026-12-03) bitslice wins
+#: from 384 blocks (1.2x there, 0.9x at 256, 2.8x at 1024).
+BITSLICE_THRESHOLD_BLOCKS = 384
 DEFAULT_TABLE_VARIANT = "table"
 #: Chained modes whose blocks are independent given the input (batchable in one stream).
 INDEPENDENT_CHAINS = frozenset({"cbc-decrypt", "cfb-decrypt", "ctr"})
