@@ -93,7 +93,7 @@ class _BlockCipher(StreamingMixin, BatchMixin):
         if raw.size == 0:
             raise ValueError("padded ciphertext is at least one block (8 bytes), got 0")
         target = None if out is None else _buffers.writable_bytes(out)
-        if target is not None and not raw.size - 8 < target.size <= raw.size - 1:
+        if target is not None and not raw.size - 8 <= target.size <= raw.size - 1:
             raise ValueError(
                 f"out holds {target.size} bytes; the unpadded result of {raw.size} bytes "
                 f"is {raw.size - 8} to {raw.size - 1} bytes"

@@ -128,6 +128,11 @@ class Stream:
         n = src.shape[0]
         if n == 0:
             return
+        if self._mode == "cfb8":  # a byte-wise register: run on the blocks' bytes
+            buf = src.copy() if swap == _LITTLE else src.byteswap()
+            self.feed(buf.view(np.uint8), buf.view(np.uint8))
+            dst[:] = buf if swap == _LITTLE else buf.byteswap()
+            return
         engine = _engines.pick(self._variant, n, self._batchable)
         if self._mode == "ecb":
             _engines.run_ecb(engine, src, dst, self._keys, self._decrypt, swap)
