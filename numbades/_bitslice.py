@@ -40,6 +40,7 @@ __all__ = [
     "from_planes",
     "key_planes",
     "to_planes",
+    "use_parallel",
 ]
 
 _inline = numba.njit(inline="always", nogil=True)
@@ -253,6 +254,11 @@ def ecb(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bool) -> No
     work = _new_work()
     for start in range(0, n, BLOCKS):
         _ecb_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, xor, buf, work)
+
+
+def use_parallel(n_blocks: int) -> bool:
+    """Worth the prange kernel: more than one Numba thread and at least two passes."""
+    return numba.get_num_threads() > 1 and n_blocks >= 2 * BLOCKS
 
 
 # Not cached: cache=True on parallel=True kernels has crashed when the thread

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ._bitslice import _crypt_into, ecb, ecb_parallel
+from ._bitslice import _crypt_into, ecb, ecb_parallel, use_parallel
 from ._bitslice_transpose import (
     BLOCKS,
     BSWAP_XOR,
@@ -316,15 +316,10 @@ def many(src2d: np.ndarray, dst2d: np.ndarray, kplanes: np.ndarray, ivs: np.ndar
     if mode == "ecb":
         flat_src = src2d.reshape(-1)
         flat_dst = dst2d.reshape(-1)
-        (ecb_parallel if _parallel(flat_src.shape[0]) else ecb)(flat_src, flat_dst, kplanes,
+        (ecb_parallel if use_parallel(flat_src.shape[0]) else ecb)(flat_src, flat_dst, kplanes,
                                                                  swap)
         return
     if src2d.shape[0] == 0 or src2d.shape[1] == 0:
         return
     _many(src2d, dst2d, kplanes, np.ascontiguousarray(ivs, dtype=np.uint64), MANY_MODES[mode],
           BSWAP_XOR if swap else 0)
-
-
-def _parallel(n_blocks: int) -> bool:
-    """Worth the prange kernel: more than one thread and at least two passes."""
-    return numba.get_num_threads() > 1 and n_blocks >= 2 * BLOCKS

@@ -15,11 +15,9 @@ from __future__ import annotations
 
 import os
 
-import numba
 import numpy as np
 
 from . import _bitslice, _bitslice_modes, _keyschedule, _saved_choice, _tables
-from ._bitslice_transpose import BLOCKS
 from ._table_kernels import CHAIN_CODES, KERNELS
 
 TABLE_VARIANTS = tuple(KERNELS)
@@ -106,16 +104,11 @@ def _table(engine: str):
     return kernels, (_tables.SPTRANS_FLAT if kernels.ptr else _tables.SPTRANS)
 
 
-def _parallel(n_blocks: int) -> bool:
-    """Worth the prange kernel: more than one thread and at least two passes."""
-    return numba.get_num_threads() > 1 and n_blocks >= 2 * BLOCKS
-
-
 def run_ecb(engine: str, src: np.ndarray, dst: np.ndarray, keys: Schedule, decrypt: bool,
             swap: bool) -> None:
     """ECB over words ``src`` into ``dst`` (may be the same array)."""
     if engine == BITSLICE:
-        kernel = _bitslice.ecb_parallel if _parallel(src.shape[0]) else _bitslice.ecb
+        kernel = _bitslice.ecb_parallel if _bitslice.use_parallel(src.shape[0]) else _bitslice.ecb
         kernel(src, dst, keys.planes(decrypt), swap)
         return
     kernels, table = _table(engine)

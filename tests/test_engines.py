@@ -11,7 +11,7 @@ import pytest
 from Crypto.Cipher import DES as RefDES
 
 import numbades
-from numbades import _engines, _saved_choice
+from numbades import _bitslice, _engines, _saved_choice
 from numbades._bitslice_transpose import BLOCKS
 
 THRESHOLD = _engines.BITSLICE_THRESHOLD_BLOCKS
@@ -122,7 +122,7 @@ def test_thread_count_changes_nothing(threads):
     before = numba.get_num_threads()
     numba.set_num_threads(threads)
     try:
-        assert _engines._parallel(data.size // 8) == (threads > 1)
+        assert _bitslice.use_parallel(data.size // 8) == (threads > 1)
         got = numbades.DES(key, variant="bitslice").encrypt(data)
         many = numbades.DES(key, variant="bitslice").encrypt_many(data.reshape(-1, 8))
     finally:
