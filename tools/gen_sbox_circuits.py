@@ -35,6 +35,12 @@ multiplexer decomposition, not any published circuit):
   both modes and keeps the smallest circuit per box.  The winners for seed 1
   are recorded in ``BEST_ATTEMPTS``, and the default run replays only those
   (a few seconds), reproducing the committed file.
+* Mode "perm": the shared order's first three selectors are enumerated
+  (attempt r uses prefix r mod 120) instead of drawn at random.
+* Post-optimisation (:func:`resub`): every gate is re-expressed, under its
+  observability don't-cares (computed bitsliced by complementing it), as a
+  0..3-gate function of nodes outside its fan-out; kept when the rebuilt
+  circuit is smaller.
 
 Everything is deterministic for a given ``--seed`` (independent of ``--jobs``).
 
@@ -44,6 +50,7 @@ Run: ``python tools/gen_sbox_circuits.py [--seed N] [--restarts N] [--jobs N]``
 from __future__ import annotations
 
 import argparse
+import itertools
 import random
 import sys
 import time
@@ -488,6 +495,125 @@ def evaluate(ops: Sequence[tuple[str, int, int]], outs: Sequence[int]) -> list[i
     return [vals[o] for o in outs]
 
 
+Circuit = tuple[list[tuple[str, int, int]], list[int]]
+
+
+def _eval_all(ops: Sequence[tuple[str, int, int]], flip: int = -1) -> list[int]:
+    """Truth tables of all nodes; node ``flip`` (if >= 0) is complemented."""
+    vals: list[int] = []
+    for i, (op, a, b) in enumerate(ops):
+        if op == "in":
+            v = INPUTS[a]
+        elif op == "and":
+            v = vals[a] & vals[b]
+        elif op == "or":
+            v = vals[a] | vals[b]
+        elif op == "xor":
+            v = vals[a] ^ vals[b]
+        elif op == "andnot":
+            v = vals[a] & ~vals[b] & FULL
+        else:
+            v = vals[a] ^ FULL
+        vals.append(v ^ FULL if i == flip else v)
+    return vals
+
+
+def _rebuild(
+    ops: Sequence[tuple[str, int, int]],
+    outs: Sequence[int],
+    node: int,
+    allowed: Sequence[int],
+    tmp_ops: Sequence[tuple[str, int, int]],
+    repl: Signal,
+) -> Circuit:
+    """The circuit with ``node`` replaced by a small program over ``allowed`` nodes.
+
+    ``tmp_ops[k]`` for ``k >= len(allowed)`` are the program's gates (operands
+    index ``allowed`` first, then earlier program gates); ``repl`` is its
+    result.  Everything is re-built through :class:`State`, so complements are
+    absorbed and duplicates merged; dead gates are pruned.
+    """
+    st = State()
+    memo: dict[int, Signal] = {}
+    na = len(allowed)
+
+    def gate(op: str, x: Signal, y: Signal) -> Signal:
+        if op == "and":
+            return st.g_and(x, y)
+        if op == "andnot":
+            return st.g_and(x, (y[0], not y[1]))
+        if op == "or":
+            return st.g_or(x, y)
+        if op == "xor":
+            return st.g_xor(x, y)
+        return (x[0], not x[1])  # not
+
+    def get(i: int) -> Signal:
+        if i in memo:
+            return memo[i]
+        if i == node:
+            tmp: list[Signal] = [get(a) for a in allowed]
+            for op, a, b in tmp_ops[na:]:
+                tmp.append(gate(op, tmp[a], tmp[b] if b >= 0 else ZERO))
+            sig = tmp[repl[0]]
+            sig = (sig[0], sig[1] ^ repl[1])
+        else:
+            op, a, b = ops[i]
+            sig = (a, False) if op == "in" else gate(op, get(a), get(b) if b >= 0 else ZERO)
+        memo[i] = sig
+        return sig
+
+    sigs = [get(o) for o in outs]
+    out_idx = [st.output(sig) for sig in sigs]
+    return prune(st, out_idx)
+
+
+def resub(circ: Circuit, rounds: int = 20) -> Circuit:
+    """Post-optimisation: re-express single gates under observability don't-cares.
+
+    For each gate (in order), the care set is where complementing it changes
+    some output (bitsliced, so all 64 inputs at once); the gate is then looked
+    for as a 0..3-gate function of nodes outside its transitive fan-out
+    (:func:`leaf_search`), the circuit is rebuilt with that replacement, and
+    the result is kept if it has fewer gates.  Repeated until no gain.
+    """
+    ops, outs = circ
+    targets = evaluate(ops, outs)
+    for _ in range(rounds):
+        improved = False
+        n = 6
+        while n < len(ops):
+            vals = _eval_all(ops)
+            flipped = _eval_all(ops, n)
+            care = 0
+            for o in outs:
+                care |= vals[o] ^ flipped[o]
+            tfo = {n}
+            for i in range(n + 1, len(ops)):
+                _, a, b = ops[i]
+                if a in tfo or b in tfo:
+                    tfo.add(i)
+            allowed = [i for i in range(len(ops)) if i not in tfo]
+            st = State.__new__(State)
+            st.vals = [vals[i] for i in allowed]
+            st.ops = [("ref", i, -1) for i in allowed]
+            st.index = {}
+            for k, v in enumerate(st.vals):
+                st.index.setdefault(v, k)
+            sig = leaf_search(st, vals[n], care, 3)
+            if sig is not None:
+                new = _rebuild(ops, outs, n, allowed, st.ops, sig)
+                if len(new[0]) < len(ops):
+                    assert evaluate(*new) == targets
+                    ops, outs = new
+                    improved = True
+                    continue
+            n += 1
+        if not improved:
+            break
+    return ops, outs
+
+
 #: The search used by the generator: at the top two depths all six
 #: (polarity, form) options of the selector are tried, then one, with one
 #: random selector order per attempt shared by the four outputs.
@@ -495,7 +621,13 @@ def evaluate(ops: Sequence[tuple[str, int, int]], outs: Sequence[int]) -> list[i
 PARAMS: dict[str, Params] = {
     "shared": Params(widths=(6, 2, 1), order=()),
     "free": Params(widths=(12, 2, 1)),
+    "perm": Params(widths=(6, 2, 1), order=()),
 }
+
+#: Mode "perm" enumerates the first three selectors of the shared order
+#: systematically: attempt ``r`` uses prefix ``PREFIXES[r % 120]`` (the rest of
+#: the order and the output order are drawn from the attempt's rng).
+PREFIXES: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(6), 3))
 
 #: For ``--seed 1``: the attempt number that gave the smallest circuit for
 #: each S-box, found with ``--restarts`` (see :func:`main`); the default run
@@ -505,13 +637,18 @@ BEST_ATTEMPTS: dict[int, tuple[str, int]] = {
     4: ("shared", 1), 5: ("shared", 9), 6: ("free", 4), 7: ("shared", 4),
 }
 
-Circuit = tuple[list[tuple[str, int, int]], list[int]]
-
-
 def attempt(box: int, seed: int, r: tuple[str, int]) -> tuple[int, tuple[str, int], Circuit]:
     """Attempt ``r`` = (mode, number) for ``box``: (box, r, circuit), self-checked."""
-    rng = random.Random(f"{seed}:{box}:{r[1]}")
-    ops, outs = synth_box_once(box, PARAMS[r[0]], rng)
+    params = PARAMS[r[0]]
+    if r[0] == "perm":
+        rng = random.Random(f"{seed}:{box}:perm:{r[1]}")
+        prefix = PREFIXES[r[1] % len(PREFIXES)]
+        rest = [x for x in range(6) if x not in prefix]
+        rng.shuffle(rest)
+        params = Params(params.widths, params.leaf_level, prefix + tuple(rest))
+    else:
+        rng = random.Random(f"{seed}:{box}:{r[1]}")
+    ops, outs = resub(synth_box_once(box, params, rng))
     assert evaluate(ops, outs) == box_targets(box)
     return box, r, (ops, outs)
 
@@ -583,7 +720,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=0,
         help="search attempts 0..N-1 per box (default: replay the recorded best attempts)",
     )
-    ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--jobs", type=int, default=1)
+    ap.add_argument("--modes", default="shared,free,perm", help="search modes for --restarts")
     ap.add_argument("--boxes", default="1-8", help="e.g. 1-8 or 1,3 (partial runs only print)")
     ap.add_argument(
         "--output",
@@ -596,7 +734,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         boxes = list(range(int(lo) - 1, int(hi)))
     else:
         boxes = [int(x) - 1 for x in args.boxes.split(",")]
-    tasks = {(b, (m, r)) for b in boxes for m in PARAMS for r in range(args.restarts)}
+    modes = args.modes.split(",")
+    tasks = {(b, (m, r)) for b in boxes for m in modes for r in range(args.restarts)}
     if args.seed == 1:
         tasks |= {(b, BEST_ATTEMPTS[b]) for b in boxes}
     elif not args.restarts:
