@@ -568,17 +568,22 @@ def _rebuild(
     return prune(st, out_idx)
 
 
-def resub(circ: Circuit, rounds: int = 20) -> Circuit:
+def resub(circ: Circuit, rounds: int = 20, plateau: int = 0) -> Circuit:
     """Post-optimisation: re-express single gates under observability don't-cares.
 
     For each gate (in order), the care set is where complementing it changes
     some output (bitsliced, so all 64 inputs at once); the gate is then looked
     for as a 0..3-gate function of nodes outside its transitive fan-out
     (:func:`leaf_search`), the circuit is rebuilt with that replacement, and
-    the result is kept if it has fewer gates.  Repeated until no gain.
+    the result is kept if it has fewer gates.  Repeated until no gain.  With
+    ``plateau`` > 0, up to that many equal-size rewrites to circuits not seen
+    before are accepted too (they can open up later gains); the smallest
+    circuit met is returned.
     """
     ops, outs = circ
     targets = evaluate(ops, outs)
+    seen = {tuple(ops)}
+    best = (ops, outs)
     for _ in range(rounds):
         improved = False
         n = 6
@@ -593,24 +598,45 @@ def resub(circ: Circuit, rounds: int = 20) -> Circuit:
                 _, a, b = ops[i]
                 if a in tfo or b in tfo:
                     tfo.add(i)
-            allowed = [i for i in range(len(ops)) if i not in tfo]
+            # The gates that die with n (its maximum fan-out-free cone): a
+            # replacement avoiding them with g gates saves len(mffc) - g.
+            fanouts: dict[int, set[int]] = {}
+            for i, (_, a, b) in enumerate(ops[6:], 6):
+                fanouts.setdefault(a, set()).add(i)
+                if b >= 0:
+                    fanouts.setdefault(b, set()).add(i)
+            mffc = {n}
+            for i in range(n - 1, 5, -1):
+                if i not in outs and i in fanouts and fanouts[i] <= mffc:
+                    mffc.add(i)
+            level = min(3, len(mffc) - 1)
+            allowed = [i for i in range(len(ops)) if i not in tfo and i not in mffc]
             st = State.__new__(State)
             st.vals = [vals[i] for i in allowed]
             st.ops = [("ref", i, -1) for i in allowed]
             st.index = {}
             for k, v in enumerate(st.vals):
                 st.index.setdefault(v, k)
-            sig = leaf_search(st, vals[n], care, 3)
+            sig = leaf_search(st, vals[n], care, level)
             if sig is not None:
                 new = _rebuild(ops, outs, n, allowed, st.ops, sig)
-                if len(new[0]) < len(ops):
+                key = tuple(new[0])
+                if len(new[0]) < len(ops) or (
+                    plateau > 0 and len(new[0]) == len(ops) and key not in seen
+                ):
                     assert evaluate(*new) == targets
+                    if len(new[0]) == len(ops):
+                        plateau -= 1
+                    seen.add(key)
                     ops, outs = new
+                    if len(ops) < len(best[0]):
+                        best = (ops, outs)
                     improved = True
                     continue
             n += 1
         if not improved:
             break
+    ops, outs = best
     return ops, outs
 
 
