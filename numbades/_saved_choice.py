@@ -74,20 +74,21 @@ def choice_path() -> Path:
     return user_cache_dir() / FILE_NAME
 
 
-_ENV_KEYS = (ENV_DIR, "XDG_CACHE_HOME", "HOME", "LOCALAPPDATA", "USERPROFILE")
-_paths: dict[tuple[str | None, ...], str] = {}
+_paths: dict[str | None, str] = {}
 
 
 def _path_for_environment() -> str:
-    """``choice_path()`` as a string, memoised on the variables it depends on.
+    """``choice_path()`` as a string, memoised per ``NUMBADES_CACHE_DIR`` value.
 
-    ``auto`` asks on every call; building the path with pathlib costs more
-    than encrypting a short message.
+    ``auto`` asks on every call, and building the path with pathlib costs more
+    than encrypting a short message.  The platform variables behind the
+    default location (``XDG_CACHE_HOME``, ``HOME``, ...) are read once;
+    ``forget_loaded()`` re-reads them.
     """
-    env = tuple(os.environ.get(k) for k in _ENV_KEYS)
-    path = _paths.get(env)
+    override = os.environ.get(ENV_DIR)
+    path = _paths.get(override)
     if path is None:
-        path = _paths[env] = str(choice_path())
+        path = _paths[override] = str(choice_path())
     return path
 
 
@@ -211,3 +212,4 @@ def load_saved_choice(size_class: str) -> str | None:
 def forget_loaded() -> None:
     """Drop the in-process copy so the next lookup re-reads the file (tests, --save)."""
     _loaded.clear()
+    _paths.clear()
