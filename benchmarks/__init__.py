@@ -112,3 +112,18 @@ def ns_per_byte(call: Callable[[], object], nbytes: int, budget: float = 0.3) ->
     Lower is better, as asv assumes; MB/s (10**6 bytes/s) is 1000 / this figure.
     """
     return seconds_per_call(call, budget) / nbytes * 1e9
+
+
+def reset_peak_rss() -> None:
+    """Restart the process's peak-RSS count from its current size (Linux; else no-op).
+
+    asv's ``peakmem_`` figure is the process's lifetime peak (``ru_maxrss``), so
+    without this a cold Numba cache would put the compiler's memory, spent in
+    ``setup``, into the figure.  Writing 5 to ``/proc/self/clear_refs`` resets
+    it (Linux 4.0+); elsewhere the figure includes ``setup``.
+    """
+    try:
+        with open("/proc/self/clear_refs", "w") as f:
+            f.write("5")
+    except OSError:
+        pass

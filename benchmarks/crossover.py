@@ -41,8 +41,9 @@ def seconds_per_call(cipher: numbades.DES, n_blocks: int, repeats: int) -> float
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--variant", default=_engines.DEFAULT_TABLE_VARIANT,
-                        choices=_engines.TABLE_VARIANTS)
+    parser.add_argument(
+        "--variant", default=_engines.DEFAULT_TABLE_VARIANT, choices=_engines.TABLE_VARIANTS
+    )
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args(argv)
     key = bytes.fromhex("133457799bbcdff1")
@@ -56,8 +57,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{n:>7} {t * 1e6:>14.1f} {b * 1e6:>12.1f} {t / b:>15.2f}")
         if crossover is None and t > b:
             crossover = n
-    print(f"bitslice is faster from {crossover} blocks (current threshold: "
-          f"{_engines.BITSLICE_THRESHOLD_BLOCKS})")
+    print(
+        f"bitslice is faster from {crossover} blocks (current threshold: "
+        f"{_engines.BITSLICE_THRESHOLD_BLOCKS})"
+    )
     return 0
 
 
