@@ -5,9 +5,9 @@
 # by hand: `pip install -e ".[bench]"`): `--python=same` benchmarks the numbades
 # that environment imports (asv drops PYTHONPATH), and nothing is saved.
 # Fails if asv check finds a problem, if any benchmark fails or times out, or if
-# the subset matches nothing. Takes about 2 minutes on 2 cores with a warm Numba
-# cache; budget 10 minutes (the run is cut off at 9, to leave room for compiling
-# kernels the tests did not touch).
+# the subset matches nothing. Takes about 75 s on 2 cores with a warm Numba
+# cache, under 3 minutes with a cold one; budget 10 minutes (the run is cut off
+# at 9, to leave room for a slow or loaded machine).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
