@@ -23,7 +23,7 @@ INPUTS = ("uint8 array", "bytes")
 
 # Run in a child first, so that this process loads the kernels from Numba's
 # on-disk cache instead of compiling them: compiling leaves the compiler's
-# memory resident, which would swamp what the call adds (about 200 MB more on
+# memory resident, which would swamp what the call adds (about 150 MB more on
 # a cold cache, e.g. the first benchmark process after asv installs a commit).
 CHILD_WARM = """
 import sys, numpy as np, numbades
