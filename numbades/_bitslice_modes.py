@@ -35,6 +35,7 @@ from ._bitslice_transpose import (
     swap_renamed,
     transpose64,
 )
+from ._table_kernels import CHAIN_CODES
 
 __all__ = ["MANY_MODES", "cbc_decrypt", "cfb_decrypt", "ctr", "many"]
 
@@ -165,14 +166,8 @@ def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
 
 # ---------------------------------------------------------------- many messages
 
-MANY_MODES: dict[str, int] = {
-    "cbc-encrypt": 0,
-    "cbc-decrypt": 1,
-    "cfb-encrypt": 2,
-    "cfb-decrypt": 3,
-    "ofb": 4,
-    "ctr": 5,
-}
+#: Mode codes of ``_many``: the table kernels' chained-mode codes, one numbering.
+MANY_MODES: dict[str, int] = CHAIN_CODES
 
 
 @_inline

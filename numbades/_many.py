@@ -98,9 +98,7 @@ class BatchMixin:
             _buffers.writable_bytes(out)
             result = out
         dst = result.view(np.uint64).reshape(src.shape)
-        chain = f"{mode}-{'decrypt' if decrypt else 'encrypt'}" if mode in ("cbc", "cfb") else mode
-        if mode == "ecb" and decrypt:
-            chain = "ecb-decrypt"
+        chain = "ecb-decrypt" if mode == "ecb" and decrypt else _modes.chain_name(mode, decrypt)
         engine = self._many_engine(mode, src.shape[0], src.size)
         _engines.run_many(engine, chain, src, dst, self._keys, iv_values, swap)
         return result

@@ -87,7 +87,8 @@ def pkcs7_length(last_block: np.ndarray) -> int:
     return 8 - n
 
 
-def _chain_name(mode: str, decrypt: bool) -> str:
+def chain_name(mode: str, decrypt: bool) -> str:
+    """The engines' name of a mode in one direction: "cbc-decrypt", "ofb", ..."""
     if mode in ("cbc", "cfb"):
         return f"{mode}-{'decrypt' if decrypt else 'encrypt'}"
     return mode  # ecb, ofb, ctr: direction lives in the keys (ecb) or nowhere
@@ -95,7 +96,7 @@ def _chain_name(mode: str, decrypt: bool) -> str:
 
 def is_batchable(mode: str, decrypt: bool) -> bool:
     """Independent blocks within one stream: the batch engine can serve it."""
-    return mode == "ecb" or _chain_name(mode, decrypt) in _engines.INDEPENDENT_CHAINS
+    return mode == "ecb" or chain_name(mode, decrypt) in _engines.INDEPENDENT_CHAINS
 
 
 def check_engine(variant: str, mode: str) -> None:
@@ -114,7 +115,7 @@ class Stream:
         self._variant = variant
         self._mode = mode
         self._decrypt = decrypt
-        self._chain = _chain_name(mode, decrypt)
+        self._chain = chain_name(mode, decrypt)
         self._batchable = is_batchable(mode, decrypt)
         self._state = iv if iv is not None else 0
         self._keystream = np.zeros(8, dtype=np.uint8)  # current block (byte modes)
