@@ -30,9 +30,15 @@ print(json.dumps({"import": t1 - t0, "first_encrypt": t2 - t1, "total": t2 - t0}
 """
 
 
-def first_call(variant: str, cache_dir: str) -> dict[str, float]:
-    """Seconds for import, first encrypt and both, in a child using ``cache_dir``."""
+def first_call(variant: str, cache_dir: str, pythonpath: str | None = None) -> dict[str, float]:
+    """Seconds for import, first encrypt and both, in a child using ``cache_dir``.
+
+    ``pythonpath``: where the child imports numbades from (default: wherever
+    this interpreter would, i.e. the installed package).
+    """
     env = {**os.environ, "NUMBA_CACHE_DIR": cache_dir, "NUMBA_NUM_THREADS": "1"}
+    if pythonpath is not None:
+        env["PYTHONPATH"] = pythonpath
     out = subprocess.run(
         [sys.executable, "-c", CHILD, variant],
         capture_output=True,
@@ -42,6 +48,16 @@ def first_call(variant: str, cache_dir: str) -> dict[str, float]:
         check=True,
     )
     return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def cold_then_warm(variant: str, pythonpath: str | None = None) -> dict[str, dict[str, float]]:
+    """:func:`first_call` with an empty cache, then again with the cache it filled.
+
+    Used by ``compare.py`` and ``bitslice_report.py``; asv's :class:`FirstCall`
+    runs the two states as separate parameters instead.
+    """
+    with tempfile.TemporaryDirectory(prefix="numbades-first-call-") as cache:
+        return {state: first_call(variant, cache, pythonpath) for state in ("cold", "warm")}
 
 
 class FirstCall:

@@ -24,12 +24,10 @@ from __future__ import annotations
 
 import argparse
 import contextlib
-import json
 import os
 import statistics
 import subprocess
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -42,6 +40,7 @@ if __name__ == "__main__":
 import numpy as np
 
 import numbades
+from benchmarks.bench_compile import cold_then_warm
 from numbades import _machine
 from numbades._cli_opts import format_size, parse_size
 from numbades._cli_speed import IV, KEY8, KEY24, openssl_speed
@@ -190,34 +189,6 @@ def run_bitslice_child(threads: int, nbytes: int, repeats: int) -> int:
     return 0
 
 
-FIRST_CALL = """
-import json, sys, time
-t0 = time.perf_counter()
-import numbades
-t1 = time.perf_counter()
-numbades.DES(bytes(8)).encrypt(bytes(4096))
-t2 = time.perf_counter()
-print(json.dumps([t1 - t0, t2 - t1]))
-"""
-
-
-def first_call_cost() -> dict[str, tuple[float, float]]:
-    """(import s, first encrypt s) in a fresh process, cold then warm Numba cache."""
-    result = {}
-    with tempfile.TemporaryDirectory(prefix="numbades-compare-cache-") as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
-        for state in ("cold", "warm"):
-            out = subprocess.run(
-                [sys.executable, "-c", FIRST_CALL],
-                capture_output=True,
-                text=True,
-                env=env,
-                check=True,
-            )
-            result[state] = tuple(json.loads(out.stdout.strip().splitlines()[-1]))
-    return result
-
-
 # ---------------------------------------------------------------- report
 
 
@@ -312,11 +283,12 @@ def main(argv: list[str] | None = None) -> int:
 
     print("\nFirst call in a fresh process (import numbades; DES(key).encrypt 4 KiB):")
     try:
-        cost = first_call_cost()
+        cost = cold_then_warm("auto", str(ROOT))
     except subprocess.CalledProcessError as exc:
         print(f"  failed: {exc.stderr.strip().splitlines()[-1:]}")
     else:
-        for state, (imp, first) in cost.items():
+        for state, times in cost.items():
+            imp, first = times["import"], times["first_encrypt"]
             print(
                 f"  {state} Numba cache: import {imp:.2f} s, first encrypt {first:.2f} s, "
                 f"total {imp + first:.2f} s"

@@ -1,0 +1,240 @@
+#!/usr/bin/env python
+"""What the bitslice engine does on this machine: ``python benchmarks/bitslice_report.py``.
+
+Prints, each figure from this one run:
+
+* **SIMD**: the vector registers and instructions LLVM emitted for the round
+  code (``inspect_asm`` of the shared round kernel, compiled afresh):
+  xmm/ymm/zmm, and whether ``vpternlogq`` (AVX-512's 3-input functions)
+  appears;
+* **compile time**: a fresh process with an empty Numba cache, then one with
+  the cache it filled (import, then one 4 KiB bitslice encryption);
+* **where a pass goes**: the two transpositions, the rounds (with IP/FP
+  renaming), and the rest (loads, stores, padding) as shares of an ECB pass;
+* **two-core scaling**: the prange kernel on 2 threads against the serial
+  kernel on 1, calls interleaved, median of the per-pair ratios;
+* **modes**: CTR, CBC decryption and CFB decryption against ECB, DES and 3DES.
+
+Timings are medians of ``--repeats`` calls on ``--size`` bytes.  The machine
+should be otherwise idle for the scaling figure: a busy second core shows up
+directly as a lower ratio.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import re
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+if __name__ == "__main__":
+    # Two Numba threads for the scaling figure; must be set before numba loads.
+    os.environ.setdefault("NUMBA_NUM_THREADS", str(min(2, os.cpu_count() or 1)))
+    sys.path.insert(0, str(ROOT))
+
+import numba
+import numpy as np
+from llvmlite import binding as llvm
+
+import numbades
+from benchmarks.bench_compile import cold_then_warm
+from numbades import _bitslice, _bitslice_transpose, _keyschedule, _machine
+from numbades._cli_opts import format_size, parse_size
+
+KEY = bytes.fromhex("133457799bbcdff1")
+KEY24 = bytes.fromhex("0123456789abcdef23456789abcdef01456789abcdef0123")
+MiB = 1024 * 1024
+
+
+def seconds(call: Callable[[], object]) -> float:
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+# ---------------------------------------------------------------- SIMD
+
+
+def simd_reading() -> list[str]:
+    """Vector register use and the commonest vector instructions of the round code.
+
+    The round kernel is compiled afresh here (a copy without ``cache=True``):
+    a kernel loaded from Numba's cache has no assembly to inspect.
+    """
+    fresh = numba.njit(nogil=True)(_bitslice._crypt_into.py_func)
+    planes = np.zeros((64, _bitslice.LANES), np.uint64)
+    work = np.empty(64 * _bitslice.LANES, np.uint64)
+    fresh(planes, work, _bitslice.key_planes(_keyschedule.round_keys48(KEY)), 0)
+    asm = "\n".join(fresh.inspect_asm().values())
+    ops = collections.Counter(m.group(1) for m in re.finditer(r"^\s+(v\w+)\s", asm, re.MULTILINE))
+    regs = {r: asm.count(f"%{r}") for r in ("xmm", "ymm", "zmm")}
+    top = ", ".join(f"{op} {n}" for op, n in ops.most_common(6))
+    return [
+        (
+            f"LLVM host cpu {llvm.get_host_cpu_name()}; LANES = {_bitslice.LANES} "
+            f"({64 * _bitslice.LANES} blocks per pass)"
+        ),
+        "register references: " + ", ".join(f"{r} {n}" for r, n in regs.items()),
+        f"vpternlogq: {ops.get('vpternlogq', 0)}; commonest vector instructions: {top}",
+    ]
+
+
+# ---------------------------------------------------------------- compile time
+
+def compile_times() -> list[str]:
+    """Import and first bitslice call in fresh processes, cold then warm cache."""
+    return [
+        f"{state} cache: import {t['import']:.2f} s, first bitslice encrypt "
+        f"{t['first_encrypt']:.2f} s"
+        for state, t in cold_then_warm("bitslice", str(ROOT)).items()
+    ]
+
+
+# ---------------------------------------------------------------- pass breakdown
+
+
+@numba.njit(nogil=True)
+def _transposes(src, buf, passes):
+    """What an ECB pass does without its rounds: load, 2 transposes, store."""
+    for p in range(passes):
+        start = p * _bitslice_transpose.BLOCKS
+        _bitslice_transpose.load_words(src, start, _bitslice_transpose.BLOCKS, buf)
+        _bitslice_transpose.transpose64(buf)
+        _bitslice_transpose.transpose64(buf)
+        _bitslice_transpose.store_words(buf, src, start, _bitslice_transpose.BLOCKS)
+
+
+@numba.njit(nogil=True)
+def _load_store(src, buf, passes):
+    """An ECB pass's memory traffic alone: load and store."""
+    for p in range(passes):
+        start = p * _bitslice_transpose.BLOCKS
+        _bitslice_transpose.load_words(src, start, _bitslice_transpose.BLOCKS, buf)
+        _bitslice_transpose.store_words(buf, src, start, _bitslice_transpose.BLOCKS)
+
+
+def pass_breakdown(nbytes: int, repeats: int) -> list[str]:
+    """Shares of one ECB pass: transpositions, rounds, loads/stores."""
+    passes = max(1, nbytes // (8 * _bitslice_transpose.BLOCKS))
+    src = np.zeros(passes * _bitslice_transpose.BLOCKS, np.uint64)
+    buf = np.empty((64, _bitslice.LANES), np.uint64)
+    kp = _bitslice.key_planes(_keyschedule.round_keys48(KEY))
+    calls = {
+        "ecb": lambda: _bitslice.ecb(src, src, kp, True),
+        "transposes": lambda: _transposes(src, buf, passes),
+        "load_store": lambda: _load_store(src, buf, passes),
+    }
+    times = interleaved(calls, repeats)
+    whole, tr, io = times["ecb"], times["transposes"], times["load_store"]
+    return [
+        f"per pass of {_bitslice_transpose.BLOCKS} blocks: whole {whole / passes * 1e6:.1f} us",
+        (
+            f"two transpositions {(tr - io) / whole:.0%}, rounds incl. IP/FP renaming "
+            f"{(whole - tr) / whole:.0%}, loads/stores {io / whole:.0%}"
+        ),
+    ]
+
+
+# ---------------------------------------------------------------- scaling
+
+
+def scaling(nbytes: int, repeats: int) -> list[str]:
+    """2-thread prange kernel against the 1-thread serial kernel, interleaved."""
+    if numba.config.NUMBA_NUM_THREADS < 2:
+        return ["only one Numba thread available (NUMBA_NUM_THREADS / CPU count)"]
+    x = np.zeros(nbytes // 8, np.uint64)
+    kp = _bitslice.key_planes(_keyschedule.round_keys48(KEY))
+
+    def serial() -> None:
+        numba.set_num_threads(1)
+        _bitslice.ecb(x, x, kp, True)
+
+    def parallel() -> None:
+        numba.set_num_threads(2)
+        _bitslice.ecb_parallel(x, x, kp, True)
+
+    serial(), parallel()
+    pairs = [(seconds(serial), seconds(parallel)) for _ in range(repeats)]
+    ratios = sorted(s / p for s, p in pairs)
+    one = statistics.median(s for s, _ in pairs)
+    two = statistics.median(p for _, p in pairs)
+    load = _machine.load_average()
+    return [
+        f"1 thread {nbytes / one / 1e6:,.0f} MB/s, 2 threads {nbytes / two / 1e6:,.0f} MB/s",
+        (
+            f"2-thread / 1-thread: median {statistics.median(ratios):.2f} "
+            f"(range {ratios[0]:.2f}-{ratios[-1]:.2f}; load average {load})"
+        ),
+    ]
+
+
+# ---------------------------------------------------------------- modes
+
+
+def interleaved(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Median seconds per call, the calls taken in turn so drift hits them alike."""
+    for call in calls.values():
+        call()
+    samples: dict[str, list[float]] = {k: [] for k in calls}
+    for _ in range(repeats):
+        for k, call in calls.items():
+            samples[k].append(seconds(call))
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
+def mode_ratios(nbytes: int, repeats: int) -> list[str]:
+    """Bitslice-backed modes against ECB, one thread, as users call them."""
+    numba.set_num_threads(1)
+    x = np.zeros(nbytes, np.uint8)
+    iv = bytes(8)
+    lines = []
+    for name, c in (("DES", numbades.DES(KEY)), ("3DES", numbades.TripleDES(KEY24))):
+        times = interleaved(
+            {
+                "ecb": lambda c=c: c.encrypt(x, out=x),
+                "ctr": lambda c=c: c.encrypt(x, "ctr", iv=iv, out=x),
+                "cbc-decrypt": lambda c=c: c.decrypt(x, "cbc", iv=iv, out=x),
+                "cfb-decrypt": lambda c=c: c.decrypt(x, "cfb", iv=iv, out=x),
+            },
+            repeats,
+        )
+        ecb = times.pop("ecb")
+        lines.append(
+            f"{name}: ECB {nbytes / ecb / 1e6:,.0f} MB/s; "
+            + ", ".join(f"{k} {ecb / t:.2f}x" for k, t in times.items())
+        )
+    return lines
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--size", type=parse_size, default=32 * MiB)
+    parser.add_argument("--repeats", type=int, default=9)
+    parser.add_argument("--skip-compile", action="store_true", help="skip the cold-compile run")
+    args = parser.parse_args(argv)
+    print(f"numbades bitslice report - {_machine.line_prefix()}")
+    print(f"{format_size(args.size)} per call, median of {args.repeats}")
+    sections = [
+        ("SIMD", lambda: simd_reading()),
+        ("Compile time (fresh processes)", None if args.skip_compile else compile_times),
+        ("One ECB pass, one thread", lambda: pass_breakdown(args.size, args.repeats)),
+        ("Two-core scaling", lambda: scaling(args.size, args.repeats)),
+        ("Modes against ECB, one thread", lambda: mode_ratios(args.size // 4, args.repeats)),
+    ]
+    for title, make in sections:
+        if make is None:
+            continue
+        print(f"\n{title}:")
+        for line in make():
+            print(f"  {line}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
