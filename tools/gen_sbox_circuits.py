@@ -37,7 +37,9 @@ multiplexer decomposition, not any published circuit):
   are recorded in ``BEST_ATTEMPTS``, and the default run replays only those
   (a few seconds), reproducing the committed file.
 * Mode "perm": the shared order's first three selectors are enumerated
-  (attempt r uses prefix r mod 120) instead of drawn at random.
+  (attempt r uses prefix r mod 120) instead of drawn at random.  Most of the
+  best circuits start with the row-select inputs a1 and a6 (prefixes 16..19
+  and 100..103); ``--prefixes`` restricts a longer search to such prefixes.
 * Rip-up and reroute (:func:`reroute`): one output's exclusive gates are
   removed and it is rebuilt over the other outputs' gates with another
   selector order; ``--reroute-search`` tries every order on every output of
@@ -859,6 +861,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--first", type=int, default=0, help="with --restarts: start at attempt N instead of 0"
     )
+    ap.add_argument(
+        "--prefixes",
+        help="with --restarts: only perm attempts whose prefix number (attempt mod 120) "
+        "is in this comma list, e.g. 16,17,18,19,100,101,102,103 (a1 and a6 first)",
+    )
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--modes", default="shared,free,perm", help="search modes for --restarts")
     ap.add_argument(
@@ -880,7 +887,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     else:
         boxes = [int(x) - 1 for x in args.boxes.split(",")]
     modes = args.modes.split(",")
-    tasks = {(b, (m, r)) for b in boxes for m in modes for r in range(args.first, args.restarts)}
+    numbers = range(args.first, args.restarts)
+    if args.prefixes:
+        chosen = {int(x) for x in args.prefixes.split(",")}
+        numbers = [r for r in numbers if r % len(PREFIXES) in chosen]
+        modes = ["perm"]
+    tasks = {(b, (m, r)) for b in boxes for m in modes for r in numbers}
     if args.seed == 1:
         tasks |= {(b, BEST_ATTEMPTS[b]) for b in boxes}
     elif not args.restarts:
@@ -919,6 +931,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             command += f" --restarts {args.restarts}"
         if args.first:
             command += f" --first {args.first}"
+        if args.prefixes:
+            command += f" --prefixes {args.prefixes}"
         attempts = [f"{best[b][1][0]} {best[b][1][1]}" for b in boxes]
         args.output.write_text(render_module(circuits, command, args.seed, attempts, seconds))
         print(f"wrote {args.output}")
