@@ -32,6 +32,8 @@ from ._bitslice_transpose import (
     transpose64,
 )
 
+_INLINED_SOURCES_SHA256 = "aed72351b37a58308e8b645fbf114589c9f35d4192b9879379e91881b586f394"  # see tools/stamp_kernel_sources.py
+
 __all__ = [
     "LANES",
     "crypt_planes",

@@ -37,6 +37,8 @@ from ._bitslice_transpose import (
 )
 from ._table_kernels import CHAIN_CODES
 
+_INLINED_SOURCES_SHA256 = "20a8fa4f27a21130cbeb1a7bb2bf22f5fb3fe07d999fc94d493341b7a8a7c619"  # see tools/stamp_kernel_sources.py
+
 __all__ = ["MANY_MODES", "cbc_decrypt", "cfb_decrypt", "ctr", "many"]
 
 _inline = numba.njit(inline="always", nogil=True)

@@ -13,6 +13,8 @@ from numba import njit
 
 from . import _tables
 
+_INLINED_SOURCES_SHA256 = "38c4119b46fad19ac463ffbad849bf589dedc0e9d6d90d0b3aef8e30546dba1d"  # see tools/stamp_kernel_sources.py
+
 _M28 = np.uint64(0x0FFFFFFF)
 _M7 = np.uint64(0x7F)
 _M6 = np.uint64(0x3F)

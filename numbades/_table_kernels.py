@@ -29,6 +29,8 @@ from ._ptr_load import load_u32_at_byte
 
 # ruff: noqa: E501
 
+_INLINED_SOURCES_SHA256 = "29c24cc5576838dce9a5feef22bcdede03682d8dfd535654865851ab97c342aa"  # see tools/stamp_kernel_sources.py
+
 ONE = np.uint64(1)
 B8 = np.uint64(8)
 B56 = np.uint64(56)

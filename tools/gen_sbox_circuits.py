@@ -71,6 +71,8 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+import stamp_kernel_sources  # tools/, on sys.path as the script directory
+
 from numbades import _fips
 
 FULL = (1 << 64) - 1
@@ -838,16 +840,6 @@ def render_module(
     return "\n".join(head) + "\n\n" + "\n\n".join(body) + "\n\n" + "\n".join(tail)
 
 
-def touch_circuit_users(package: Path) -> None:
-    """Bump the mtime of the modules whose cached kernels inline the circuits.
-
-    Numba's on-disk cache is keyed on the source file of the jitted function
-    only, so kernels compiled with the old circuits would otherwise be reused.
-    """
-    for path in package.glob("_bitslice*.py"):
-        path.touch()
-
-
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -936,7 +928,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         attempts = [f"{best[b][1][0]} {best[b][1][1]}" for b in boxes]
         args.output.write_text(render_module(circuits, command, args.seed, attempts, seconds))
         print(f"wrote {args.output}")
-        touch_circuit_users(args.output.parent)
+        for name in stamp_kernel_sources.restamp(args.output.parent):
+            print(f"restamped numbades/{name}.py (its cached kernels inline the circuits)")
     return 0
 
 

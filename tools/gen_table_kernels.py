@@ -23,6 +23,8 @@ import itertools
 import re
 from pathlib import Path
 
+import stamp_kernel_sources
+
 TARGET = Path(__file__).resolve().parent.parent / "numbades" / "_table_kernels.py"
 
 ROT4 = "{t} = (({t} >> 4) | ({t} << 28)) & 0xFFFFFFFF"
@@ -320,6 +322,8 @@ from ._ptr_load import load_u32_at_byte
 
 # ruff: noqa: E501
 
+_INLINED_SOURCES_SHA256 = ""  # see tools/stamp_kernel_sources.py
+
 ONE = np.uint64(1)
 B8 = np.uint64(8)
 B56 = np.uint64(56)
@@ -359,7 +363,12 @@ def generate() -> str:
         "\n\n#: variant name -> its kernels\n"
         f"KERNELS = {{\n{table}\n}}\n"
     )
-    return "".join(chunks)
+    text = "".join(chunks)
+    # The stamp covers _bitperm and _ptr_load, whose kernels these inline.
+    stamp = stamp_kernel_sources.render_stamp(
+        stamp_kernel_sources.fingerprint(TARGET.stem, source=text)
+    )
+    return stamp_kernel_sources.STAMP_LINE.sub(stamp, text, count=1)
 
 
 def main() -> None:

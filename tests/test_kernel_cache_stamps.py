@@ -1,0 +1,120 @@
+"""Cached kernels are recompiled when a module they inline changes.
+
+Numba keys its disk cache on the hash of the defining file only; the
+``_INLINED_SOURCES_SHA256`` stamps (``tools/stamp_kernel_sources.py``) carry
+the hash of everything else a kernel compiles in.
+"""
+
+import hashlib
+import shutil
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import stamp_kernel_sources as stamps
+
+PACKAGE = ROOT / "numbades"
+
+
+def test_every_stamp_is_fresh():
+    stale = stamps.stale_modules()
+    assert stale == [], f"stale stamps in {stale}: run python tools/stamp_kernel_sources.py"
+
+
+def test_every_module_with_cached_kernels_is_stamped():
+    modules = stamps.cached_kernel_modules()
+    assert {"_bitslice", "_bitslice_modes", "_keyschedule", "_table_kernels"} <= set(modules)
+    for name in modules:
+        assert stamps.STAMP_LINE.search((PACKAGE / f"{name}.py").read_text()), name
+
+
+def test_bitslice_stamps_cover_the_circuits():
+    assert {"_sbox_circuits", "_fips", "_bitslice_transpose"} <= set(
+        stamps.inlined_modules("_bitslice")
+    )
+    # transitively, through _bitslice
+    assert "_sbox_circuits" in stamps.inlined_modules("_bitslice_modes")
+    assert "_sbox_circuits" not in stamps.inlined_modules("_keyschedule")
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def test_editing_the_circuits_changes_exactly_the_dependent_files(tmp_path):
+    package = tmp_path / "numbades"
+    shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    before = {p.name: _sha256(p) for p in package.glob("*.py")}
+    circuits = package / "_sbox_circuits.py"
+    circuits.write_text(circuits.read_text() + "\n# a changed circuit\n")
+
+    assert stamps.stale_modules(package) == ["_bitslice", "_bitslice_modes"]
+    assert stamps.restamp(package) == ["_bitslice", "_bitslice_modes"]
+    assert stamps.stale_modules(package) == []
+    after = {p.name: _sha256(p) for p in package.glob("*.py")}
+    changed = {name for name in before if before[name] != after[name]}
+    assert changed == {"_sbox_circuits.py", "_bitslice.py", "_bitslice_modes.py"}
+
+
+def test_restamp_refuses_a_module_without_a_stamp_line(tmp_path):
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "helper.py").write_text("X = 1\n")
+    (package / "kernels.py").write_text(
+        "from . import helper\n\n@njit(cache=True)\ndef f():\n    return helper.X\n"
+    )
+    assert stamps.stale_modules(package) == ["kernels"]
+    with pytest.raises(SystemExit, match="no _INLINED_SOURCES_SHA256 line"):
+        stamps.restamp(package)
+
+
+_CALLER = """\
+from numba import njit
+
+from . import callee
+
+_INLINED_SOURCES_SHA256 = ""
+
+
+@njit(cache=True)
+def answer():
+    return callee.value()
+"""
+
+
+def _run_answer(tmp_path: Path) -> int:
+    script = "from pkg import caller; print(caller.answer())"
+    env = {"NUMBA_CACHE_DIR": str(tmp_path / "cache"), "PATH": "/usr/bin:/bin"}
+    out = subprocess.run(
+        [sys.executable, "-c", script], cwd=tmp_path, env=env,
+        capture_output=True, text=True, check=True,
+    )
+    return int(out.stdout)
+
+
+def test_numba_reuses_a_stale_kernel_unless_the_stamp_changes(tmp_path):
+    """The premise, checked against Numba itself: edit a callee, see old code run."""
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "__init__.py").write_text("")
+    (package / "caller.py").write_text(_CALLER)
+    callee = package / "callee.py"
+    callee.write_text(textwrap.dedent("""\
+        from numba import njit
+
+        @njit
+        def value():
+            return 1
+    """))
+    stamps.restamp(package)
+    assert _run_answer(tmp_path) == 1
+
+    callee.write_text(callee.read_text().replace("return 1", "return 2"))
+    assert _run_answer(tmp_path) == 1  # Numba's cache alone: the stale kernel
+    assert stamps.restamp(package) == ["caller"]
+    assert _run_answer(tmp_path) == 2
