@@ -13,7 +13,12 @@ Prints, each figure from this one run:
   renaming), and the rest (loads, stores, padding) as shares of an ECB pass;
 * **two-core scaling**: the prange kernel on 2 threads against the serial
   kernel on 1, calls interleaved, median of the per-pair ratios;
-* **modes**: CTR, CBC decryption and CFB decryption against ECB, DES and 3DES.
+* **modes**: CTR, CBC decryption and CFB decryption against ECB, DES and 3DES;
+* **512-bit vectors** (AVX-512 hosts only): the kernels ask LLVM for 512-bit
+  vectors (``numbades._vector_width``) where it would otherwise prefer 256;
+  this builds the ECB kernel both ways in fresh processes with empty caches
+  and times them, the two processes alternating, median of the per-pair
+  ratios.
 
 Timings are medians of ``--repeats`` calls on ``--size`` bytes.  The machine
 should be otherwise idle for the scaling figure: a busy second core shows up
@@ -24,10 +29,13 @@ from __future__ import annotations
 
 import argparse
 import collections
+import json
 import os
 import re
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -44,7 +52,7 @@ from llvmlite import binding as llvm
 
 import numbades
 from benchmarks.bench_compile import cold_then_warm
-from numbades import _bitslice, _bitslice_transpose, _keyschedule, _machine
+from numbades import _bitslice, _bitslice_transpose, _keyschedule, _machine, _vector_width
 from numbades._cli_opts import format_size, parse_size
 
 KEY = bytes.fromhex("133457799bbcdff1")
@@ -61,8 +69,8 @@ def seconds(call: Callable[[], object]) -> float:
 # ---------------------------------------------------------------- SIMD
 
 
-def simd_reading() -> list[str]:
-    """Vector register use and the commonest vector instructions of the round code.
+def simd_counts() -> tuple[dict[str, int], collections.Counter[str]]:
+    """Vector register references and vector instruction counts of the round code.
 
     The round kernel is compiled afresh here (a copy without ``cache=True``):
     a kernel loaded from Numba's cache has no assembly to inspect.
@@ -74,6 +82,12 @@ def simd_reading() -> list[str]:
     asm = "\n".join(fresh.inspect_asm().values())
     ops = collections.Counter(m.group(1) for m in re.finditer(r"^\s+(v\w+)\s", asm, re.MULTILINE))
     regs = {r: asm.count(f"%{r}") for r in ("xmm", "ymm", "zmm")}
+    return regs, ops
+
+
+def simd_reading() -> list[str]:
+    """Vector register use and the commonest vector instructions of the round code."""
+    regs, ops = simd_counts()
     top = ", ".join(f"{op} {n}" for op, n in ops.most_common(6))
     return [
         (
@@ -212,12 +226,67 @@ def mode_ratios(nbytes: int, repeats: int) -> list[str]:
     return lines
 
 
+# ---------------------------------------------------------------- 512-bit vectors
+
+
+def ecb_worker(nbytes: int, repeats: int, bits: int) -> dict[str, object]:
+    """In a fresh worker process: build with ``bits``-wide vectors, time serial ECB."""
+    _vector_width.PREFERRED_BITS = bits  # before anything compiles (empty cache dir)
+    numba.set_num_threads(1)
+    x = np.zeros(nbytes // 8, np.uint64)
+    kp = _bitslice.key_planes(_keyschedule.round_keys48(KEY))
+    _bitslice.ecb(x, x, kp, True)
+    best = statistics.median(seconds(lambda: _bitslice.ecb(x, x, kp, True)) for _ in range(repeats))
+    regs, ops = simd_counts()
+    return {"mbps": nbytes / best / 1e6, "vpternlogq": ops.get("vpternlogq", 0), **regs}
+
+
+def wide_vectors(nbytes: int, repeats: int, rounds: int = 3) -> list[str]:
+    """The shipped 512-bit build against a 256-bit build, alternating processes."""
+    if "+avx512f" not in llvm.get_host_cpu_features().flatten().split(","):
+        return ["no AVX-512 on this host: the width preference changes nothing"]
+    builds = {"256-bit": 256, "512-bit (shipped)": 512}
+    results: dict[str, list[dict]] = {k: [] for k in builds}
+    with tempfile.TemporaryDirectory(prefix="numbades-wide-") as cache:
+        for _ in range(rounds):
+            for name, bits in builds.items():
+                env = {**os.environ, "NUMBA_CACHE_DIR": f"{cache}/{bits}"}
+                out = subprocess.run(
+                    [sys.executable, __file__, "--ecb-worker", str(bits), "--size", str(nbytes),
+                     "--repeats", str(repeats)],
+                    env=env, capture_output=True, text=True, check=True,
+                )
+                results[name].append(json.loads(out.stdout.splitlines()[-1]))
+    lines = []
+    for name, runs in results.items():
+        r = runs[0]
+        mbps = statistics.median(run["mbps"] for run in runs)
+        lines.append(
+            f"{name}: {mbps:,.0f} MB/s; ymm {r['ymm']}, zmm {r['zmm']}, vpternlogq {r['vpternlogq']}"
+        )
+    narrow, wide = results.values()
+    ratios = sorted(w["mbps"] / n["mbps"] for n, w in zip(narrow, wide, strict=True))
+    lines.append(
+        f"512-bit / 256-bit: median {statistics.median(ratios):.2f} "
+        f"(range {ratios[0]:.2f}-{ratios[-1]:.2f}, {rounds} alternating pairs)"
+    )
+    return lines
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", type=parse_size, default=32 * MiB)
     parser.add_argument("--repeats", type=int, default=9)
-    parser.add_argument("--skip-compile", action="store_true", help="skip the cold-compile run")
+    parser.add_argument(
+        "--skip-compile",
+        action="store_true",
+        help="skip the sections that compile in fresh processes (compile time, 512-bit vectors)",
+    )
+    parser.add_argument("--ecb-worker", type=int, metavar="BITS", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.ecb_worker:
+        print(json.dumps(ecb_worker(args.size, args.repeats, args.ecb_worker)))
+        return 0
     print(f"numbades bitslice report - {_machine.line_prefix()}")
     print(f"{format_size(args.size)} per call, median of {args.repeats}")
     sections = [
@@ -226,6 +295,10 @@ def main(argv: list[str] | None = None) -> int:
         ("One ECB pass, one thread", lambda: pass_breakdown(args.size, args.repeats)),
         ("Two-core scaling", lambda: scaling(args.size, args.repeats)),
         ("Modes against ECB, one thread", lambda: mode_ratios(args.size // 4, args.repeats)),
+        (
+            "512-bit vectors (fresh processes, one thread)",
+            None if args.skip_compile else lambda: wide_vectors(args.size, args.repeats),
+        ),
     ]
     for title, make in sections:
         if make is None:

@@ -31,8 +31,9 @@ from ._bitslice_transpose import (
     swap_renamed,
     transpose64,
 )
+from ._vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "aed72351b37a58308e8b645fbf114589c9f35d4192b9879379e91881b586f394"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "292ee3a9b5e1c8803d2b110f7612d2dd2515f77cea9b9a843b1a8b8eaae148a5"  # see tools/stamp_kernel_sources.py
 
 __all__ = [
     "LANES",
@@ -182,6 +183,7 @@ def _crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int
     Deliberately not inlined: ecb, ecb_parallel and crypt_planes share this one
     compiled copy of the (large) round code, which keeps cold compile time down.
     """
+    prefer_wide_vectors()
     _gather_ip(planes, w, xor)
     _rounds(w, kplanes)
     _scatter_fp(w, planes, xor)
@@ -205,6 +207,7 @@ def _ecb_chunk(src, dst, start, count, kplanes, xor, buf, work) -> None:
     exactly the serial kernel's machine code: inlined into the parallel
     loop body, LLVM vectorized the transposes worse (about 10% slower).
     """
+    prefer_wide_vectors()
     load_words(src, start, count, buf)
     transpose64(buf)
     _crypt_into(buf, work, kplanes, xor)
@@ -220,6 +223,7 @@ def to_planes(src_words: np.ndarray, start: int, count: int, swap: bool,
     Missing blocks are zero.  swap=True: each word is the block byte-swapped
     (raw little-endian memory); planes always hold block-value bits.
     """
+    prefer_wide_vectors()
     load_words(src_words, start, count, planes)
     transpose64(planes)
     swap_renamed(planes, BSWAP_XOR if swap else 0)
@@ -232,6 +236,7 @@ def from_planes(planes: np.ndarray, dst_words: np.ndarray, start: int, count: in
 
     ``planes`` is left unchanged (a chaining mode may still need it).
     """
+    prefer_wide_vectors()
     buf = _new_planes()
     copy_renamed(planes, buf, BSWAP_XOR if swap else 0)
     transpose64(buf)

@@ -36,8 +36,9 @@ from ._bitslice_transpose import (
     transpose64,
 )
 from ._table_kernels import CHAIN_CODES
+from ._vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "20a8fa4f27a21130cbeb1a7bb2bf22f5fb3fe07d999fc94d493341b7a8a7c619"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "42bc75333c92425133cd73e3fb22b99f0584355f2e6ca1953d40f7d399073c41"  # see tools/stamp_kernel_sources.py
 
 __all__ = ["MANY_MODES", "cbc_decrypt", "cfb_decrypt", "ctr", "many"]
 
@@ -99,6 +100,7 @@ def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, buf, work) -> None:
 @numba.njit(nogil=True, cache=True)
 def _ctr(src, dst, kplanes, c0, xor) -> None:
     """CTR over src into dst; counters are built in plane form (no counter array)."""
+    prefer_wide_vectors()
     n = src.shape[0]
     buf = np.empty((64, LANES), dtype=np.uint64)
     work = np.empty(BLOCKS, dtype=np.uint64)
@@ -128,6 +130,7 @@ def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
 
 @numba.njit(nogil=True, cache=True)
 def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
+    prefer_wide_vectors()
     n = src.shape[0]
     buf = np.empty((64, LANES), dtype=np.uint64)
     work = np.empty(BLOCKS, dtype=np.uint64)
@@ -157,6 +160,7 @@ def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
 
 @numba.njit(nogil=True, cache=True)
 def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
+    prefer_wide_vectors()
     n = src.shape[0]
     buf = np.empty((64, LANES), dtype=np.uint64)
     work = np.empty(BLOCKS, dtype=np.uint64)
@@ -262,6 +266,7 @@ def _many_group(src2d, dst2d, m0, count, kplanes, ivs, mode, xor, tiles, s, t, i
 
 @numba.njit(nogil=True, cache=True)
 def _many(src2d, dst2d, kplanes, ivs, mode, xor) -> None:
+    prefer_wide_vectors()
     m = src2d.shape[0]
     tiles = np.zeros((TILE, 64, LANES), dtype=np.uint64)  # padding lanes stay defined
     s = np.zeros((64, LANES), dtype=np.uint64)
