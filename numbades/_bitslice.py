@@ -33,7 +33,7 @@ from ._bitslice_transpose import (
 )
 from ._vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "292ee3a9b5e1c8803d2b110f7612d2dd2515f77cea9b9a843b1a8b8eaae148a5"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "0955e39680e30ec804dcd146b254ef217c6a2518941870193c064edd729c9b06"  # see tools/stamp_kernel_sources.py
 
 __all__ = [
     "LANES",
