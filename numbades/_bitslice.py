@@ -27,13 +27,15 @@ from ._bitslice_transpose import (
     LANES,
     copy_renamed,
     load_words,
+    new_planes,
+    new_work,
     store_words,
     swap_renamed,
     transpose64,
 )
 from ._vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "0955e39680e30ec804dcd146b254ef217c6a2518941870193c064edd729c9b06"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "ab571f2e6357036a711d3700ceb3259254c39c432b89ef5410c8112869e2310f"  # see tools/stamp_kernel_sources.py
 
 __all__ = [
     "LANES",
@@ -189,16 +191,6 @@ def _crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int
     _scatter_fp(w, planes, xor)
 
 
-@_inline
-def _new_planes() -> np.ndarray:
-    return np.empty((64, LANES), dtype=np.uint64)
-
-
-@_inline
-def _new_work() -> np.ndarray:
-    return np.empty(BLOCKS, dtype=np.uint64)
-
-
 @numba.njit(nogil=True, cache=True)
 def _ecb_chunk(src, dst, start, count, kplanes, xor, buf, work) -> None:
     """Encrypt blocks src[start:start+count] (count <= BLOCKS) into dst.
@@ -237,7 +229,7 @@ def from_planes(planes: np.ndarray, dst_words: np.ndarray, start: int, count: in
     ``planes`` is left unchanged (a chaining mode may still need it).
     """
     prefer_wide_vectors()
-    buf = _new_planes()
+    buf = new_planes()
     copy_renamed(planes, buf, BSWAP_XOR if swap else 0)
     transpose64(buf)
     store_words(buf, dst_words, start, count)
@@ -246,7 +238,7 @@ def from_planes(planes: np.ndarray, dst_words: np.ndarray, start: int, count: in
 @numba.njit(nogil=True, cache=True)
 def crypt_planes(planes: np.ndarray, kplanes: np.ndarray) -> None:
     """Apply the rounds of kplanes to a plane array in place (plaintext in, ciphertext out)."""
-    _crypt_into(planes, _new_work(), kplanes, 0)
+    _crypt_into(planes, new_work(), kplanes, 0)
 
 
 @numba.njit(nogil=True, cache=True)
@@ -257,8 +249,8 @@ def ecb(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bool) -> No
     """
     n = src.shape[0]
     xor = BSWAP_XOR if swap else 0
-    buf = _new_planes()
-    work = _new_work()
+    buf = new_planes()
+    work = new_work()
     for start in range(0, n, BLOCKS):
         _ecb_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, xor, buf, work)
 
@@ -278,8 +270,8 @@ def ecb_parallel(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bo
     chunks = (n + BLOCKS - 1) // BLOCKS
     groups = min(chunks, numba.get_num_threads())
     for g in numba.prange(groups):
-        buf = _new_planes()
-        work = _new_work()
+        buf = new_planes()
+        work = new_work()
         for c in range(g * chunks // groups, (g + 1) * chunks // groups):
             start = c * BLOCKS
             _ecb_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, xor, buf, work)

@@ -30,7 +30,10 @@ from ._bitslice_transpose import (
     BLOCKS,
     BSWAP_XOR,
     LANES,
+    aligned_words,
     load_words,
+    new_planes,
+    new_work,
     store_words,
     swap_renamed,
     transpose64,
@@ -38,7 +41,7 @@ from ._bitslice_transpose import (
 from ._table_kernels import CHAIN_CODES
 from ._vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "9a89ba776f4be4a1658f0a825e9a89ff6f16539f5ff75333e17328f644a728f1"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "7ea4b24832c2b249b13b784189cc8d920329e20d06b4307decaea206d23dac0b"  # see tools/stamp_kernel_sources.py
 
 __all__ = ["MANY_MODES", "cbc_decrypt", "cfb_decrypt", "ctr", "many"]
 
@@ -102,8 +105,8 @@ def _ctr(src, dst, kplanes, c0, xor) -> None:
     """CTR over src into dst; counters are built in plane form (no counter array)."""
     prefer_wide_vectors()
     n = src.shape[0]
-    buf = np.empty((64, LANES), dtype=np.uint64)
-    work = np.empty(BLOCKS, dtype=np.uint64)
+    buf = new_planes()
+    work = new_work()
     for start in range(0, n, BLOCKS):
         _ctr_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, c0, xor, buf, work)
 
@@ -132,8 +135,8 @@ def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
 def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
     prefer_wide_vectors()
     n = src.shape[0]
-    buf = np.empty((64, LANES), dtype=np.uint64)
-    work = np.empty(BLOCKS, dtype=np.uint64)
+    buf = new_planes()
+    work = new_work()
     prev = iv
     for start in range(0, n, BLOCKS):
         prev = _cbcd_chunk(src, dst, start, min(BLOCKS, n - start), prev, kplanes, xor, buf,
@@ -162,8 +165,8 @@ def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
 def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
     prefer_wide_vectors()
     n = src.shape[0]
-    buf = np.empty((64, LANES), dtype=np.uint64)
-    work = np.empty(BLOCKS, dtype=np.uint64)
+    buf = new_planes()
+    work = new_work()
     prev = iv
     for start in range(0, n, BLOCKS):
         prev = _cfbd_chunk(src, dst, start, min(BLOCKS, n - start), prev, kplanes, xor, buf,
@@ -268,11 +271,15 @@ def _many_group(src2d, dst2d, m0, count, kplanes, ivs, mode, xor, tiles, s, t, i
 def _many(src2d, dst2d, kplanes, ivs, mode, xor) -> None:
     prefer_wide_vectors()
     m = src2d.shape[0]
-    tiles = np.zeros((TILE, 64, LANES), dtype=np.uint64)  # padding lanes stay defined
-    s = np.zeros((64, LANES), dtype=np.uint64)
-    t = np.zeros((64, LANES), dtype=np.uint64)
-    iv_planes = np.zeros((64, LANES), dtype=np.uint64)
-    work = np.empty(BLOCKS, dtype=np.uint64)
+    tiles = aligned_words(TILE * BLOCKS).reshape(TILE, 64, LANES)
+    tiles[:] = 0  # padding lanes stay defined
+    s = new_planes()
+    t = new_planes()
+    iv_planes = new_planes()
+    s[:] = 0
+    t[:] = 0
+    iv_planes[:] = 0
+    work = new_work()
     for m0 in range(0, m, BLOCKS):
         _many_group(src2d, dst2d, m0, min(BLOCKS, m - m0), kplanes, ivs, mode, xor, tiles, s, t,
                     iv_planes, work)

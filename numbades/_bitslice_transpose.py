@@ -36,6 +36,31 @@ _inline = numba.njit(inline="always", nogil=True)
 
 
 @_inline
+def aligned_words(n: int) -> np.ndarray:
+    """``n`` uninitialised uint64 words starting on a 64-byte (cache-line) boundary.
+
+    Numba aligns its own allocations to 32 bytes only, so with 512-bit
+    vectors every other access to a scratch plane array would straddle two
+    cache lines; a few spare words and a view fix that.
+    """
+    raw = np.empty(n + 7, dtype=np.uint64)
+    skip = ((64 - (raw.ctypes.data & 63)) & 63) >> 3  # words up to the boundary
+    return raw[skip:skip + n]
+
+
+@_inline
+def new_planes() -> np.ndarray:
+    """An uninitialised, cache-line-aligned plane array."""
+    return aligned_words(BLOCKS).reshape(64, LANES)
+
+
+@_inline
+def new_work() -> np.ndarray:
+    """Uninitialised, cache-line-aligned flat scratch for one pass (64 rows x LANES)."""
+    return aligned_words(BLOCKS)
+
+
+@_inline
 def _delta_swap_stage(x: np.ndarray, s: int, mask: np.uint64) -> None:
     """One transpose stage on a flat plane array, for every lane at once.
 

@@ -1,5 +1,6 @@
 """The bitsliced kernels against pycryptodome, and the transposition on its own."""
 
+import numba
 import numpy as np
 import pytest
 from Crypto.Cipher import DES, DES3
@@ -7,6 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numbades import _bitslice as bs
+from numbades import _bitslice_transpose as _tr
 from numbades._keyschedule_ref import subkeys48
 
 W = bs.LANES
@@ -152,3 +154,23 @@ def test_transpose_roundtrip_and_plane_meaning(seed, count, start, swap):
     bs.from_planes(planes, out, start, count, swap)
     assert np.array_equal(out[start:], words[start:])
     assert np.array_equal(planes, kept)
+
+
+@numba.njit
+def _scratch_offsets(n):
+    """Cache-line offsets of n plane arrays and n work arrays made in a kernel."""
+    out = np.empty(2 * n, np.int64)
+    for i in range(n):
+        p = _tr.new_planes()
+        w = _tr.new_work()
+        p[:] = i  # the whole view is writable memory of the right size
+        w[:] = i
+        out[2 * i] = p.ctypes.data & 63
+        out[2 * i + 1] = w.ctypes.data & 63
+    return out
+
+
+def test_scratch_buffers_start_on_a_cache_line():
+    assert not _scratch_offsets(20).any()
+    assert _tr.new_planes.py_func().shape == (64, W)
+    assert _tr.new_work.py_func().shape == (64 * W,)
