@@ -114,8 +114,13 @@ def compile_times() -> list[str]:
 
 
 @numba.njit(nogil=True)
-def _transposes(src, buf, passes):
-    """What an ECB pass does without its rounds: load, 2 transposes, store."""
+def _transposes(src, passes):
+    """What an ECB pass does without its rounds: load, 2 transposes, store.
+
+    Built like the kernels (same width preference, cache-line-aligned scratch).
+    """
+    _vector_width.prefer_wide_vectors()
+    buf = _bitslice_transpose.new_planes()
     for p in range(passes):
         start = p * _bitslice_transpose.BLOCKS
         _bitslice_transpose.load_words(src, start, _bitslice_transpose.BLOCKS, buf)
@@ -125,8 +130,10 @@ def _transposes(src, buf, passes):
 
 
 @numba.njit(nogil=True)
-def _load_store(src, buf, passes):
+def _load_store(src, passes):
     """An ECB pass's memory traffic alone: load and store."""
+    _vector_width.prefer_wide_vectors()
+    buf = _bitslice_transpose.new_planes()
     for p in range(passes):
         start = p * _bitslice_transpose.BLOCKS
         _bitslice_transpose.load_words(src, start, _bitslice_transpose.BLOCKS, buf)
@@ -137,12 +144,11 @@ def pass_breakdown(nbytes: int, repeats: int) -> list[str]:
     """Shares of one ECB pass: transpositions, rounds, loads/stores."""
     passes = max(1, nbytes // (8 * _bitslice_transpose.BLOCKS))
     src = np.zeros(passes * _bitslice_transpose.BLOCKS, np.uint64)
-    buf = np.empty((64, _bitslice.LANES), np.uint64)
     kp = _bitslice.key_planes(_keyschedule.round_keys48(KEY))
     calls = {
         "ecb": lambda: _bitslice.ecb(src, src, kp, True),
-        "transposes": lambda: _transposes(src, buf, passes),
-        "load_store": lambda: _load_store(src, buf, passes),
+        "transposes": lambda: _transposes(src, passes),
+        "load_store": lambda: _load_store(src, passes),
     }
     times = interleaved(calls, repeats)
     whole, tr, io = times["ecb"], times["transposes"], times["load_store"]
