@@ -17,16 +17,18 @@ import os
 
 import numpy as np
 
-from . import _bitslice, _bitslice_modes, _keyschedule, _saved_choice, _tables
+from . import _bitslice, _bitslice_modes, _keyschedule, _machine, _saved_choice, _tables
 from ._table_kernels import CHAIN_CODES, KERNELS
 
 TABLE_VARIANTS = tuple(KERNELS)
 BITSLICE = "bitslice"
 #: From this many blocks ``auto`` uses bitslice for independent blocks.  A bitslice
-#: call costs a whole pass of 64*LANES blocks however short the input; measured
-#: with ``benchmarks/crossover.py`` (one core, znver3, 2026-12-03) bitslice wins
-#: from 384 blocks (1.2x there, 0.9x at 256, 2.8x at 1024).
-BITSLICE_THRESHOLD_BLOCKS = 384
+#: call costs a whole pass of 64*LANES blocks however short the input.  Measured
+#: with ``benchmarks/crossover.py`` on one core (2026-12-03): with AVX-512
+#: (Rocket Lake, 512-bit kernels) bitslice wins from 192 blocks (1.05x there,
+#: 1.31x at 256, 4.1x at 1024); with AVX2 only (znver3) from 384 (1.2x there,
+#: 0.9x at 256, 2.8x at 1024).  ``opts --save`` replaces it per machine.
+BITSLICE_THRESHOLD_BLOCKS = 256 if _machine.has_avx512() else 384
 DEFAULT_TABLE_VARIANT = "table"
 #: Chained modes whose blocks are independent given the input (batchable in one stream).
 INDEPENDENT_CHAINS = frozenset({"cbc-decrypt", "cfb-decrypt", "ctr"})

@@ -112,6 +112,13 @@ def llvm_version() -> str | None:
     return ".".join(str(part) for part in binding.llvm_version_info)
 
 
+def has_avx512() -> bool:
+    """Whether LLVM sees AVX-512 (foundation) on this CPU: the bitslice kernels then use zmm."""
+    from llvmlite import binding
+
+    return "+avx512f" in binding.get_host_cpu_features().flatten().split(",")
+
+
 def toolchain() -> str:
     """``Python x.y numba a.b LLVM c``: the libdes "compiler" field."""
     import numba

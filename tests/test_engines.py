@@ -11,7 +11,7 @@ import pytest
 from Crypto.Cipher import DES as RefDES
 
 import numbades
-from numbades import _bitslice, _engines, _saved_choice
+from numbades import _bitslice, _engines, _machine, _saved_choice
 from numbades._bitslice_transpose import BLOCKS
 
 THRESHOLD = _engines.BITSLICE_THRESHOLD_BLOCKS
@@ -146,3 +146,15 @@ def test_one_cipher_shared_by_threads(variant):
     for m, g in zip(messages, got, strict=True):
         ref = RefDES.new(key, RefDES.MODE_CTR, nonce=b"", initial_value=int.from_bytes(iv, "big"))
         assert g == ref.encrypt(m)
+
+
+@pytest.mark.skipif(not Path("/proc/cpuinfo").exists(), reason="reads the kernel's CPU flags")
+def test_default_threshold_follows_avx512_as_the_kernel_reports_it():
+    flags = next(
+        line.split(":", 1)[1].split()
+        for line in Path("/proc/cpuinfo").read_text().splitlines()
+        if line.startswith("flags")
+    )
+    assert _machine.has_avx512() == ("avx512f" in flags)
+    expected = 256 if "avx512f" in flags else 384
+    assert expected == THRESHOLD
