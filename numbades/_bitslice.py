@@ -35,7 +35,7 @@ from ._bitslice_transpose import (
 )
 from ._vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "ab571f2e6357036a711d3700ceb3259254c39c432b89ef5410c8112869e2310f"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "db85aea664cf46bab3eb459de5a1b3bd3f77105e61b7bed14e1982f6c3bcd9e2"  # see tools/stamp_kernel_sources.py
 
 __all__ = [
     "LANES",
