@@ -5,7 +5,7 @@ tuning, chosen because heavy 512-bit code can lower the clock on early
 AVX-512 parts), so the lane loops of the bitslice kernels compile to ymm
 registers even where zmm registers exist.  For these kernels — long runs of
 independent bitwise operations on 32 lanes — the wider build is faster
-(ECB about 1.3x on a Rocket Lake VM, with the cache-line-aligned scratch of
+(ECB 1.2-1.3x on a Rocket Lake VM, with the cache-line-aligned scratch of
 ``_bitslice_transpose.new_planes``): ``python benchmarks/bitslice_report.py``
 times a 512-bit build against a 256-bit build on the machine it runs on.  Numba sets target features per process,
 not per function, so the preference is set where LLVM also reads it: as the
