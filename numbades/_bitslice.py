@@ -35,7 +35,7 @@ from ._bitslice_transpose import (
 )
 from ._vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "db85aea664cf46bab3eb459de5a1b3bd3f77105e61b7bed14e1982f6c3bcd9e2"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "132e13234d91f8f46cce52e175e97eb4131c9114d5c8709611bea4d266e9024d"  # see tools/stamp_kernel_sources.py
 
 __all__ = [
     "LANES",
