@@ -249,7 +249,7 @@ def ecb_worker(nbytes: int, repeats: int, bits: int) -> dict[str, object]:
 
 def wide_vectors(nbytes: int, repeats: int, rounds: int = 3) -> list[str]:
     """The shipped 512-bit build against a 256-bit build, alternating processes."""
-    if "+avx512f" not in llvm.get_host_cpu_features().flatten().split(","):
+    if not _machine.has_avx512():
         return ["no AVX-512 on this host: the width preference changes nothing"]
     builds = {"256-bit": 256, "512-bit (shipped)": 512}
     results: dict[str, list[dict]] = {k: [] for k in builds}

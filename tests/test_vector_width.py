@@ -3,13 +3,12 @@
 import numba
 import numpy as np
 import pytest
-from llvmlite import binding as llvm
 
-from numbades import _bitslice, _bitslice_modes, _keyschedule, _vector_width
+from numbades import _bitslice, _bitslice_modes, _keyschedule, _machine, _vector_width
 from numbades._vector_width import prefer_wide_vectors
 
 KEY = bytes.fromhex("133457799bbcdff1")
-HAS_AVX512 = "+avx512f" in llvm.get_host_cpu_features().flatten().split(",")
+HAS_AVX512 = _machine.has_avx512()  # checked against /proc/cpuinfo in test_engines
 
 
 def _fresh_round_kernel():
