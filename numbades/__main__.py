@@ -39,23 +39,51 @@ COMMANDS = {
 def build_parser() -> argparse.ArgumentParser:
     """The ``numbades`` argument parser with its subcommands."""
     parser = argparse.ArgumentParser(
-        prog="numbades", description="Measure numbades's DES engines on this machine."
+        prog="numbades",
+        description="Measure numbades's DES engines on this machine.",
+        allow_abbrev=False,
     )
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, summary, description) in COMMANDS.items():
-        command = sub.add_parser(name, help=summary, description=description)
+        command = sub.add_parser(name, help=summary, description=description, allow_abbrev=False)
         module.add_arguments(command)
-        command.set_defaults(run=module.run)
+        command.set_defaults(run=module.run, parser=command)
     return parser
+
+
+def _parse(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse, naming unknown flags as such before complaining of a missing command."""
+    args, unknown = parser.parse_known_args(argv)
+    owner = getattr(args, "parser", parser)
+    if unknown:
+        owner.error(f"unrecognized arguments: {' '.join(unknown)}")
+    if args.command is None:
+        parser.error(f"a command is required: {', '.join(COMMANDS)}")
+    return args
+
+
+def _check_environment() -> str | None:
+    """A usage problem in the environment (``NUMBADES_VARIANT``), or None."""
+    from ._engines import resolve
+
+    try:
+        resolve("auto")
+    except ValueError as exc:
+        return str(exc)
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Parse ``argv`` (default: the process's arguments) and run the command."""
     parser = build_parser()
     try:
-        args = parser.parse_args(argv)
+        args = _parse(parser, argv)
     except SystemExit as exc:  # argparse: --help exits 0, usage errors exit 2
         return int(exc.code or 0)
+    problem = _check_environment()
+    if problem:
+        print(f"numbades {args.command}: error: {problem}", file=sys.stderr)
+        return 2
     try:
         return int(args.run(args))
     except KeyboardInterrupt:

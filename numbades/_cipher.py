@@ -15,9 +15,7 @@ Buffer = Any  # bytes, bytearray, memoryview, or a uint8 / uint64 NumPy array
 
 
 def _key_bytes(key: Any, sizes: tuple[int, ...], what: str) -> bytes:
-    if not isinstance(key, (bytes, bytearray, memoryview)):
-        raise TypeError(f"key must be bytes-like, not {type(key).__name__}")
-    key = bytes(key)
+    key = _keys.key_bytes(key)
     if len(key) not in sizes:
         want = " or ".join(str(s) for s in sizes)
         raise ValueError(f"a {what} key is {want} bytes, got {len(key)}")
@@ -58,8 +56,12 @@ class _BlockCipher(StreamingMixin, BatchMixin):
         """Validated mode and IV -> a fresh chaining state."""
         mode = _modes.check_mode(mode)
         iv_value = _modes.check_iv(mode, iv)
-        _modes.check_engine(self._variant, mode)
-        return _modes.Stream(self._keys, self._variant, mode, decrypt, iv_value)
+        variant = self._variant
+        if self._forced:
+            _modes.check_engine(variant, mode)
+        elif not _modes.engine_serves(variant, mode):  # NUMBADES_VARIANT's engine can't
+            variant = _engines.DEFAULT_TABLE_VARIANT
+        return _modes.Stream(self._keys, variant, mode, decrypt, iv_value)
 
     def _run(self, data: Buffer, mode: str, iv: Any, padding: Any, out: Any,
              decrypt: bool) -> Buffer:
@@ -70,12 +72,12 @@ class _BlockCipher(StreamingMixin, BatchMixin):
             return self._run_padded(stream, src, out, decrypt)
         if mode not in _modes.BYTE_MODES:
             _buffers.require_whole_blocks(src, f"mode {mode!r} without padding")
-        dst, result = _buffers.output(src, src.nbytes, out)
+        dst = _buffers.output(src, src.nbytes, out)
         if mode in _modes.BYTE_MODES and not src.is_words:
-            stream.feed(src.raw, dst)
+            stream.feed(src.raw, dst.bytes)
         else:
-            stream.whole(src.raw, dst, src.swap)
-        return _buffers.finish(src, dst, result, out)
+            stream.whole(src.raw, dst.bytes, src.swap)
+        return _buffers.finish(src, dst, out)
 
     def _run_padded(self, stream: _modes.Stream, src: _buffers.Data, out: Any,
                     decrypt: bool) -> Buffer:
@@ -85,30 +87,36 @@ class _BlockCipher(StreamingMixin, BatchMixin):
         if not decrypt:
             full = raw.size // 8 * 8
             last = _modes.pkcs7_block(raw[full:].copy())
-            dst, result = _buffers.output(src, full + 8, out)
-            stream.whole(raw[:full], dst[:full])
-            stream.whole(last, dst[full:])
-            return _buffers.finish(src, dst, result, out)
+            dst = _buffers.output(src, full + 8, out)
+            stream.whole(raw[:full], dst.bytes[:full])
+            stream.whole(last, dst.bytes[full:])
+            return _buffers.finish(src, dst, out)
         _buffers.require_whole_blocks(src, "padded ciphertext")
         if raw.size == 0:
             raise ValueError("padded ciphertext is at least one block (8 bytes), got 0")
-        target = None if out is None else _buffers.writable_bytes(out)
-        if target is not None and not raw.size - 8 <= target.size <= raw.size - 1:
-            raise ValueError(
-                f"out holds {target.size} bytes; the unpadded result of {raw.size} bytes "
-                f"is {raw.size - 8} to {raw.size - 1} bytes"
-            )
-        plain = np.empty(raw.size, dtype=np.uint8)
+        target = None
+        if out is not None:
+            target = _buffers.writable_bytes(out)
+            _buffers.check_out_kind(src, out)
+            if not raw.size - 8 <= target.size <= raw.size - 1:
+                raise ValueError(
+                    f"out holds {target.size} bytes; the unpadded result of {raw.size} bytes "
+                    f"is {raw.size - 8} to {raw.size - 1} bytes"
+                )
+        plain = np.empty(raw.size, dtype=np.uint8)  # scratch: out may overlap the input
         stream.whole(raw, plain)
-        n = raw.size - 8 + _modes.pkcs7_length(plain[-8:])
+        n = raw.size - 8 + _modes.pkcs7_length(plain[-8:])  # padding first, then sizes
         if target is not None:
-            if target.size != n:
-                raise ValueError(f"out holds {target.size} bytes, the unpadded result is {n}")
+            if target.size != n:  # says nothing of n: no plaintext-length oracle
+                raise ValueError(
+                    f"out holds {target.size} bytes, which is not the unpadded length; "
+                    "pass out=None, or an out of exactly the unpadded length"
+                )
             target[:] = plain[:n]
             return out
         if src.kind == "array":
             return plain[:n].copy()
-        return _buffers.finish(src, plain[:n], None, None)
+        return _buffers.finish(src, _buffers.Destination(plain[:n], None), None)
 
 
 class DES(_BlockCipher):
@@ -127,6 +135,7 @@ class DES(_BlockCipher):
         if check_parity and not _keys.has_odd_parity(key):
             raise ValueError("key does not have odd parity (check_parity=True)")
         self._variant = _engines.resolve(variant)
+        self._forced = variant != "auto"
         self._keys = _engines.Schedule(round_keys48(key))
 
     def __repr__(self) -> str:  # never shows key material
@@ -153,6 +162,7 @@ class TripleDES(_BlockCipher):
             )
         self.key_size = len(key)
         self._variant = _engines.resolve(variant)
+        self._forced = variant != "auto"
         ede = np.concatenate([round_keys48(k1), round_keys48(k2)[::-1], round_keys48(k3)])
         self._keys = _engines.Schedule(ede)
 

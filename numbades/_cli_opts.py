@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
 import re
 import sys
 import time
@@ -63,6 +64,8 @@ def _positive(kind: type, smallest: float, what: str) -> Callable[[str], float]:
             value = kind(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"not {what}: {text!r}") from None
+        if not math.isfinite(value):
+            raise argparse.ArgumentTypeError(f"must be a finite number: {text!r}")
         if not value >= smallest:
             raise argparse.ArgumentTypeError(f"must be positive: {text!r}")
         return value

@@ -199,7 +199,10 @@ def _ratio(a: Rates, b: Rates) -> Rates:
 
 
 def _sizes_arg(text: str) -> tuple[int, ...]:
-    return tuple(parse_size(part) for part in text.split(",") if part.strip())
+    sizes = tuple(parse_size(part) for part in text.split(",") if part.strip())
+    if not sizes:
+        raise argparse.ArgumentTypeError(f"no sizes in {text!r} (try 16,1k,1M)")
+    return sizes
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

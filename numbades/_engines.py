@@ -52,7 +52,7 @@ def resolve(variant: str) -> str:
     if not isinstance(variant, str):
         raise TypeError(f"variant must be a str, not {type(variant).__name__}")
     if variant == "auto":
-        env = os.environ.get("NUMBADES_VARIANT", "auto")
+        env = os.environ.get("NUMBADES_VARIANT") or "auto"  # set but empty means unset
         if env != "auto" and env not in variants():
             raise ValueError(f"NUMBADES_VARIANT={env!r} is not one of {variants()}")
         return env

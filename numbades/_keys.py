@@ -18,24 +18,47 @@ from ._keyschedule_ref import subkeys48
 from ._permute import permute
 
 
-def _as_key8(key: bytes) -> bytes:
-    key = bytes(key) if isinstance(key, (bytes, bytearray, memoryview)) else key
-    if not isinstance(key, bytes):
+def key_bytes(key: object) -> bytes:
+    """A bytes-like key as ``bytes``; ``TypeError`` for anything else.
+
+    ``bytes(5)`` is five zero bytes, so integers (and str, lists...) are
+    refused here rather than silently turned into a key.
+    """
+    if not isinstance(key, (bytes, bytearray, memoryview)):
         raise TypeError(f"key must be bytes-like, not {type(key).__name__}")
+    return bytes(key)
+
+
+def _as_key8(key: bytes) -> bytes:
+    key = key_bytes(key)
     if len(key) != 8:
         raise ValueError(f"a DES key is 8 bytes, got {len(key)}")
     return key
 
 
+def _nonempty_key(key: bytes) -> bytes:
+    key = key_bytes(key)
+    if not key:
+        raise ValueError("key is empty")
+    return key
+
+
 def set_odd_parity(key: bytes) -> bytes:
-    """The key with each byte's low bit set so that every byte has odd parity."""
-    key = bytes(key)
-    return bytes((b & 0xFE) | (((b >> 1).bit_count() + 1) & 1) for b in key)
+    """The key with each byte's low bit set so that every byte has odd parity.
+
+    Any non-empty bytes-like key (8, 16 or 24 bytes for DES and Triple-DES);
+    an empty key is a ``ValueError``, anything not bytes-like a ``TypeError``.
+    """
+    return bytes((b & 0xFE) | (((b >> 1).bit_count() + 1) & 1) for b in _nonempty_key(key))
 
 
 def has_odd_parity(key: bytes) -> bool:
-    """True when every byte of the key has an odd number of set bits."""
-    return all(b.bit_count() % 2 == 1 for b in bytes(key))
+    """True when every byte of the key has an odd number of set bits.
+
+    An empty key is a ``ValueError`` (it has no parity to check: answering
+    ``True`` would pass it off as a well-formed key).
+    """
+    return all(b.bit_count() % 2 == 1 for b in _nonempty_key(key))
 
 
 def _cd(key: bytes) -> int:

@@ -29,6 +29,7 @@ def _messages(data: Any, name: str = "data") -> tuple[np.ndarray, bool]:
     if not isinstance(data, np.ndarray):
         raise TypeError(f"{name} must be a 2-D uint8 or uint64 NumPy array, "
                         f"not {type(data).__name__}")
+    data = _buffers.plain_array(data, name)
     if data.ndim != 2:
         raise ValueError(f"{name} must be 2-D (messages, bytes or blocks), got {data.ndim}-D")
     if data.dtype == np.uint8:
@@ -53,6 +54,7 @@ def _ivs(mode: str, ivs: Any, m: int) -> np.ndarray:
         raise ValueError(f"mode {mode!r} needs ivs: one 8-byte IV per message")
     if not isinstance(ivs, np.ndarray):
         raise TypeError(f"ivs must be a uint8 (m, 8) or uint64 (m,) array, not {type(ivs).__name__}")
+    ivs = _buffers.plain_array(ivs, "ivs")
     if ivs.dtype == np.uint8:
         if ivs.shape != (m, 8):
             raise ValueError(f"ivs must have shape ({m}, 8) for {m} messages, got {ivs.shape}")
@@ -87,20 +89,27 @@ class BatchMixin:
                              f"choose one of {MANY_MODES}")
         src, swap = _messages(data)
         iv_values = _ivs(mode, ivs, src.shape[0])
+        scratch = False
         if out is None:
-            result = np.empty_like(data, order="C")
+            result = np.empty(data.shape, data.dtype)
+            dst = result.view(np.uint64).reshape(src.shape)
         else:
             if not isinstance(out, np.ndarray):
                 raise TypeError(f"out must be a NumPy array, not {type(out).__name__}")
+            target = _buffers.writable_bytes(out)
             if out.shape != data.shape or out.dtype != data.dtype:
                 raise ValueError(f"out must have data's shape {data.shape} and dtype "
                                  f"{data.dtype}, got {out.shape} {out.dtype}")
-            _buffers.writable_bytes(out)
             result = out
-        dst = result.view(np.uint64).reshape(src.shape)
+            dst = target.view(np.uint64).reshape(src.shape)
+            if np.may_share_memory(dst, src) and not _buffers.same_memory(dst, src):
+                dst = np.empty_like(src)  # partial overlap: scratch, copied at the end
+                scratch = True
         chain = "ecb-decrypt" if mode == "ecb" and decrypt else _modes.chain_name(mode, decrypt)
         engine = self._many_engine(mode, src.shape[0], src.size)
         _engines.run_many(engine, chain, src, dst, self._keys, iv_values, swap)
+        if scratch:
+            target.view(np.uint64)[:] = dst.reshape(-1)
         return result
 
     def _many_engine(self, mode: str, messages: int, blocks: int) -> str:

@@ -99,8 +99,13 @@ def is_batchable(mode: str, decrypt: bool) -> bool:
     return mode == "ecb" or chain_name(mode, decrypt) in _engines.INDEPENDENT_CHAINS
 
 
+def engine_serves(variant: str, mode: str) -> bool:
+    """Whether the engine (or ``auto``) has a path for ``mode``: bitslice has no CFB-8."""
+    return not (variant == _engines.BITSLICE and mode == "cfb8")
+
+
 def check_engine(variant: str, mode: str) -> None:
-    if variant == _engines.BITSLICE and mode == "cfb8":
+    if not engine_serves(variant, mode):
         raise ValueError(
             "cfb8 has no bitslice path (one cipher call per byte); use a table variant or 'auto'"
         )

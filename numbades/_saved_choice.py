@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import tempfile
 import time
@@ -25,6 +26,8 @@ from . import _machine
 FORMAT = "numbades-saved-choice"
 FORMAT_VERSION = 1
 FILE_NAME = "choices.json"
+#: The largest file read as saved choices (a real one is about 1 KiB).
+MAX_FILE_BYTES = 64 * 1024
 ENV_DIR = "NUMBADES_CACHE_DIR"
 
 # Size classes by message length: "small" < 4 KiB <= "medium" < 1 MiB <= "large".
@@ -149,18 +152,71 @@ def _reject(path: Path, why: str) -> dict[str, str]:
     return {}
 
 
-def _read(path: Path) -> dict[str, str]:
-    """The usable choices in ``path``: {} when absent, {} plus a warning when unusable."""
+class _Unusable(Exception):
+    """Why a saved-choice file cannot be used (turned into one warning)."""
+
+
+def _read_bounded(path: Path) -> str | None:
+    """The text of ``path`` if it is a regular file of at most ``MAX_FILE_BYTES``.
+
+    None when there is no file.  Raises ``_Unusable`` for anything else: a
+    FIFO, device or directory (reading one could block or never end), a
+    file too large to be ours, unreadable or undecodable bytes.  The file is
+    opened non-blocking and checked again on the open descriptor, so a file
+    swapped for a FIFO between the two looks cannot make ``auto`` hang.
+    """
     try:
-        raw = path.read_text(encoding="utf-8")
+        before = os.stat(path)
     except FileNotFoundError:
+        return None
+    except OSError as exc:
+        raise _Unusable(f"cannot read it ({exc})") from None
+    if not stat.S_ISREG(before.st_mode):
+        raise _Unusable("it is not a regular file")
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0)
+    try:
+        fd = os.open(path, flags)
+    except OSError as exc:
+        raise _Unusable(f"cannot read it ({exc})") from None
+    with os.fdopen(fd, "rb") as fh:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise _Unusable("it is not a regular file")
+        data = fh.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise _Unusable(f"it is larger than {MAX_FILE_BYTES} bytes")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise _Unusable("it is not UTF-8 text") from None
+
+
+def _read(path: Path) -> dict[str, str]:
+    """The usable choices in ``path``: {} when absent, {} plus a warning when unusable.
+
+    Never raises and never blocks: whatever is at ``path`` (a FIFO, a huge
+    file, JSON nested deep enough to exhaust the parser's recursion), the
+    worst outcome is one warning and the built-in defaults.
+    """
+    try:
+        raw = _read_bounded(path)
+    except _Unusable as exc:
+        return _reject(path, str(exc))
+    except Exception as exc:  # noqa: BLE001 - the store must never break a cipher call
+        return _reject(path, f"cannot read it ({type(exc).__name__})")
+    if raw is None:
         return {}
-    except (OSError, UnicodeDecodeError) as exc:
-        return _reject(path, f"cannot read it ({exc})")
     try:
         doc = json.loads(raw)
-    except ValueError:
-        return _reject(path, "it is not valid JSON")
+    except Exception as exc:  # noqa: BLE001 - RecursionError, MemoryError from a hostile file
+        return _reject(path, f"it is not valid JSON ({type(exc).__name__})")
+    try:
+        return _choices_in(path, doc)
+    except Exception as exc:  # noqa: BLE001 - never raise, whatever the document holds
+        return _reject(path, f"its content is malformed ({type(exc).__name__})")
+
+
+def _choices_in(path: Path, doc: object) -> dict[str, str]:
+    """The choices of a parsed document, or {} plus a warning when it is not ours."""
     if not isinstance(doc, dict) or doc.get("format") != FORMAT:
         return _reject(path, "it is not a numbades saved-choice file")
     if doc.get("format_version") != FORMAT_VERSION:
