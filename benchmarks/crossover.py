@@ -7,9 +7,9 @@ a table variant and for ``bitslice``, side by side in one process, and
 prints the ratio and the smallest size from which bitslice wins.  A bitslice
 call costs one full pass (64 x LANES blocks) however short the message, so the
 crossover is where a table variant's per-block time adds up to one pass.
-``numbades._engines.BITSLICE_THRESHOLD_BLOCKS`` records the figure measured
-on the reference machine; ``python -m numbades opts --save`` records
-per-machine choices that ``auto`` prefers over it.
+``numbades.tuning.policy.BITSLICE_THRESHOLD_BLOCKS`` records the figure
+measured on the reference machines; ``python -m numbades opts --save``
+records per-machine choices that ``auto`` prefers over it.
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ import time
 import numpy as np
 
 import numbades
-from numbades import _engines
+from numbades.tuning import policy
 
 SIZES = (16, 32, 64, 128, 192, 256, 384, 512, 768, 1024, 2048, 4096)
 
@@ -41,9 +41,8 @@ def seconds_per_call(cipher: numbades.DES, n_blocks: int, repeats: int) -> float
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--variant", default=_engines.DEFAULT_TABLE_VARIANT, choices=_engines.TABLE_VARIANTS
-    )
+    tables = [v for v in numbades.variants() if v.startswith("table")]
+    parser.add_argument("--variant", default="table", choices=tables)
     parser.add_argument("--repeats", type=int, default=7)
     args = parser.parse_args(argv)
     key = bytes.fromhex("133457799bbcdff1")
@@ -59,7 +58,7 @@ def main(argv: list[str] | None = None) -> int:
             crossover = n
     print(
         f"bitslice is faster from {crossover} blocks (current threshold: "
-        f"{_engines.BITSLICE_THRESHOLD_BLOCKS})"
+        f"{policy.BITSLICE_THRESHOLD_BLOCKS})"
     )
     return 0
 

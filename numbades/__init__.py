@@ -2,12 +2,17 @@
 
 libdes's table-driven inner loops (UNROLL x RISC1/RISC2 x PTR) as run-time
 variants, plus a bitsliced batch engine.  See ``numbades.variants()``.
+
+The public surface is the nine names below (``docs/api.md`` is the
+contract); the subpackages are the implementation, layered top-down as
+``docs/architecture.md`` describes: ``cli`` -> ``cipher`` -> ``modes`` ->
+``tuning`` -> ``engines`` -> ``des``.
 """
 
-from ._cipher import DES, TripleDES
-from ._engines import variants
-from ._keys import has_odd_parity, is_semi_weak_key, is_weak_key, set_odd_parity
-from ._stream import AlreadyFinalized
+from .cipher import DES, TripleDES
+from .des.keys import has_odd_parity, is_semi_weak_key, is_weak_key, set_odd_parity
+from .engines.registry import variants
+from .modes.contexts import AlreadyFinalized
 
 __version__ = "0.1.0"
 __all__ = [

@@ -7,9 +7,9 @@ from Crypto.Cipher import DES, DES3
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from numbades import _bitslice as bs
-from numbades import _bitslice_transpose as _tr
-from numbades._keyschedule_ref import subkeys48
+from numbades.des.keyschedule_ref import subkeys48
+from numbades.engines.bitslice import rounds as bs
+from numbades.engines.bitslice import transpose as _tr
 
 W = bs.LANES
 SIZES = [0, 1, 63, 64, 65, 64 * W - 1, 64 * W, 64 * W + 1, 300_001]

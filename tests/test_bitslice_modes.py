@@ -1,4 +1,4 @@
-"""The bitsliced modes (numbades._bitslice_modes) against pycryptodome."""
+"""The bitsliced chains (numbades.engines.bitslice.mode_kernels) against pycryptodome."""
 
 from __future__ import annotations
 
@@ -6,9 +6,14 @@ import numpy as np
 import pytest
 from Crypto.Cipher import DES, DES3
 
-from numbades import _bitslice as bs
-from numbades import _bitslice_modes as bm
-from numbades._keyschedule_ref import subkeys48
+from numbades.des.keyschedule_ref import subkeys48
+from numbades.engines import chains
+from numbades.engines.bitslice import mode_kernels as bm
+from numbades.engines.bitslice import rounds as bs
+from numbades.engines.bitslice.engine import ENGINE
+
+#: The chain codes by the names these tests use.
+CHAIN = {**{chains.name(c): c for c in chains.NAMES}, "ecb": chains.ECB_ENCRYPT}
 
 W = bs.LANES
 P = 64 * W  # blocks per pass
@@ -172,7 +177,8 @@ def test_many(rng, mode, m, n, swap, tdes, in_place):
     src = np.array([_to_words(x, swap) for x in msgs], dtype=np.uint64).reshape(m, n)
     dst = src if in_place else np.empty_like(src)
     decrypt = mode in ("cbc-decrypt",)
-    bm.many(src, dst, _kp(key, decrypt=decrypt), np.array(ivs, dtype=np.uint64), mode, swap)
+    ENGINE.many(CHAIN[mode], src, dst, _kp(key, decrypt=decrypt), np.array(ivs, dtype=np.uint64),
+                swap)
     got = [_from_words(dst[i], swap) for i in range(m)]
     assert got == want
 
@@ -185,7 +191,7 @@ def test_many_matches_single_stream(rng):
     ivs = rng.integers(0, 2**64, m, dtype=np.uint64, endpoint=False)
     kp = _kp(key, decrypt=True)
     got = np.empty_like(src)
-    bm.many(src, got, kp, ivs, "cbc-decrypt", True)
+    bm.many(src, got, kp, ivs, chains.CBC_DECRYPT, True)
     for i in range(m):
         one = np.empty(n, dtype=np.uint64)
         bm.cbc_decrypt(src[i], one, kp, int(ivs[i]), True)

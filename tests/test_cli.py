@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import numbades
-from numbades._cli_opts import variant_options
+from numbades.engines.registry import options as variant_options
 
 ROOT = Path(__file__).resolve().parents[1]
 QUICK = ["--seconds", "0.03", "--size", "1k"]
@@ -112,7 +112,7 @@ def test_opts_save_then_auto_uses_saved_choice(run, python, tmp_path: Path) -> N
     assert Path(saved["path"]).parent == tmp_path / "choices"
     probe = (
         "import json, warnings; warnings.simplefilter('error');"
-        "from numbades import _saved_choice as s;"
+        "from numbades.tuning import saved_choice as s;"
         "print(json.dumps({c: s.load_saved_choice(c) for c in s.SIZE_CLASSES}))"
     )
     check = python("-c", probe)
@@ -125,7 +125,7 @@ def test_corrupt_saved_file_warns_and_auto_still_encrypts(python, tmp_path: Path
     (tmp_path / "choices" / "choices.json").write_text("{ this is not json")
     probe = (
         "import numbades, numpy as np;"
-        "from numbades import _saved_choice as s;"
+        "from numbades.tuning import saved_choice as s;"
         "assert s.load_saved_choice('small') is None;"
         "print(bytes(numbades.DES(bytes(8)).encrypt(bytes(16))).hex())"
     )
@@ -194,7 +194,7 @@ def test_help_exits_zero(run) -> None:
 
 
 def test_main_returns_exit_code_without_exiting() -> None:
-    from numbades.__main__ import main
+    from numbades.cli import main
 
     assert main(["opts", "--size", "7"]) == 2
 
@@ -209,7 +209,7 @@ def test_console_script() -> None:
 
 
 def test_asm_normalisation_ignores_names_and_comments() -> None:
-    from numbades._cli_opts import normalise_asm
+    from numbades.cli.asm import normalise_asm
 
     a = (
         '\t.file\t"<string>"\n'

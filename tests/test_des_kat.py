@@ -4,7 +4,7 @@ import pytest
 
 import numbades
 
-from .nist import read_rsp, rsp_path
+from .cavp import read_rsp, rsp_path
 
 KAT_FILES = ["TECBvartext.rsp", "TECBinvperm.rsp", "TECBvarkey.rsp", "TECBpermop.rsp",
              "TECBsubtab.rsp"]

@@ -11,10 +11,18 @@ import pytest
 from Crypto.Cipher import DES as RefDES
 
 import numbades
-from numbades import _bitslice, _engines, _machine, _saved_choice
-from numbades._bitslice_transpose import BLOCKS
+from numbades.engines import chains
+from numbades.engines import registry as _engines
+from numbades.engines.bitslice import rounds as _bitslice
+from numbades.engines.bitslice.transpose import BLOCKS
+from numbades.tuning import machine as _machine
+from numbades.tuning import policy
+from numbades.tuning import saved_choice as _saved_choice
 
-THRESHOLD = _engines.BITSLICE_THRESHOLD_BLOCKS
+THRESHOLD = policy.BITSLICE_THRESHOLD_BLOCKS
+AUTO = policy.Request("auto", forced=False)
+INDEPENDENT = chains.ECB_ENCRYPT  # independent blocks of one stream
+SEQUENTIAL = chains.CBC_ENCRYPT  # one block after another
 
 
 @pytest.fixture(autouse=True)
@@ -30,24 +38,25 @@ def empty_cache(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Pat
 def engines_used(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every engine ``pick`` hands out during a test."""
     seen: list[str] = []
-    real = _engines.pick
+    real = policy.pick
 
-    def spy(variant: str, n_blocks: int, batchable: bool = True) -> str:
-        engine = real(variant, n_blocks, batchable)
+    def spy(*args, **kwargs) -> str:
+        engine = real(*args, **kwargs)
         seen.append(engine)
         return engine
 
-    monkeypatch.setattr(_engines, "pick", spy)
+    monkeypatch.setattr(policy, "pick", spy)
     return seen
 
 
 def test_auto_by_size_and_mode():
-    assert _engines.pick("auto", THRESHOLD - 1) == _engines.DEFAULT_TABLE_VARIANT
-    assert _engines.pick("auto", THRESHOLD) == _engines.BITSLICE
-    assert _engines.pick("auto", 10**6, batchable=False) == _engines.DEFAULT_TABLE_VARIANT
+    assert policy.pick(AUTO, INDEPENDENT, THRESHOLD - 1) == _engines.DEFAULT_TABLE_VARIANT
+    assert policy.pick(AUTO, INDEPENDENT, THRESHOLD) == _engines.BITSLICE
+    assert policy.pick(AUTO, SEQUENTIAL, 10**6) == _engines.DEFAULT_TABLE_VARIANT
     for v in numbades.variants():
-        assert _engines.pick(v, 1) == v
-        assert _engines.pick(v, 10**6, batchable=False) == v
+        forced = policy.Request(v, forced=True)
+        assert policy.pick(forced, INDEPENDENT, 1) == v
+        assert policy.pick(forced, SEQUENTIAL, 10**6) == v
 
 
 @pytest.mark.parametrize(
@@ -77,11 +86,11 @@ def test_saved_choice_steers_auto(engines_used):
     _saved_choice.save_choices({"small": "table+unroll", "medium": "table+risc2+ptr",
                                 "large": "bitslice"})
     _saved_choice.forget_loaded()
-    assert _engines.pick("auto", 1) == "table+unroll"
-    assert _engines.pick("auto", 64 * 1024 // 8) == "table+risc2+ptr"
-    assert _engines.pick("auto", 1 << 20) == "bitslice"
+    assert policy.pick(AUTO, INDEPENDENT, 1) == "table+unroll"
+    assert policy.pick(AUTO, INDEPENDENT, 64 * 1024 // 8) == "table+risc2+ptr"
+    assert policy.pick(AUTO, INDEPENDENT, 1 << 20) == "bitslice"
     # a saved bitslice cannot serve a sequential mode: the default table variant does
-    assert _engines.pick("auto", 1 << 20, batchable=False) == _engines.DEFAULT_TABLE_VARIANT
+    assert policy.pick(AUTO, SEQUENTIAL, 1 << 20) == _engines.DEFAULT_TABLE_VARIANT
     key = b"\x01\x23\x45\x67\x89\xab\xcd\xef"
     data = np.random.default_rng(3).bytes(1024)
     assert numbades.DES(key).encrypt(data) == RefDES.new(key, RefDES.MODE_ECB).encrypt(data)

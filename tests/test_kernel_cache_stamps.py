@@ -14,32 +14,36 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import stamp_kernel_sources as stamps
+from tools import stamp_kernel_sources as stamps
 
-PACKAGE = ROOT / "numbades"
+PACKAGE = stamps.PACKAGE
 
 
 def test_every_stamp_is_fresh():
     stale = stamps.stale_modules()
-    assert stale == [], f"stale stamps in {stale}: run python tools/stamp_kernel_sources.py"
+    assert stale == [], f"stale stamps in {stale}: run python -m tools.stamp_kernel_sources"
 
 
 def test_every_module_with_cached_kernels_is_stamped():
     modules = stamps.cached_kernel_modules()
-    assert {"_bitslice", "_bitslice_modes", "_keyschedule", "_table_kernels"} <= set(modules)
+    assert {"engines.bitslice.rounds", "engines.bitslice.mode_kernels", "des.keyschedule",
+            "engines.table.kernels_gen", "engines.table.frame"} <= set(modules)
     for name in modules:
-        assert stamps.STAMP_LINE.search((PACKAGE / f"{name}.py").read_text()), name
+        assert stamps.STAMP_LINE.search(stamps.module_path(name).read_text()), name
 
 
 def test_bitslice_stamps_cover_the_circuits():
-    assert {"_sbox_circuits", "_fips", "_bitslice_transpose"} <= set(
-        stamps.inlined_modules("_bitslice")
+    circuits = "engines.bitslice.sbox_circuits_gen"
+    assert {circuits, "des.fips", "engines.bitslice.transpose"} <= set(
+        stamps.inlined_modules("engines.bitslice.rounds")
     )
-    # transitively, through _bitslice
-    assert "_sbox_circuits" in stamps.inlined_modules("_bitslice_modes")
-    assert "_sbox_circuits" not in stamps.inlined_modules("_keyschedule")
+    # transitively, through rounds
+    assert circuits in stamps.inlined_modules("engines.bitslice.mode_kernels")
+    assert circuits not in stamps.inlined_modules("des.keyschedule")
+    # across subpackages: the table kernels inline the chain vocabulary and the frame
+    assert {"engines.chains", "engines.table.ip_fp", "engines.table.frame"} <= set(
+        stamps.inlined_modules("engines.table.kernels_gen")
+    )
 
 
 def _sha256(path: Path) -> str:
@@ -49,16 +53,27 @@ def _sha256(path: Path) -> str:
 def test_editing_the_circuits_changes_exactly_the_dependent_files(tmp_path):
     package = tmp_path / "numbades"
     shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
-    before = {p.name: _sha256(p) for p in package.glob("*.py")}
-    circuits = package / "_sbox_circuits.py"
+    before = {p.relative_to(package).as_posix(): _sha256(p) for p in package.rglob("*.py")}
+    circuits = package / "engines" / "bitslice" / "sbox_circuits_gen.py"
     circuits.write_text(circuits.read_text() + "\n# a changed circuit\n")
 
-    assert stamps.stale_modules(package) == ["_bitslice", "_bitslice_modes"]
-    assert stamps.restamp(package) == ["_bitslice", "_bitslice_modes"]
+    dependents = ["engines.bitslice.mode_kernels", "engines.bitslice.rounds"]
+    assert stamps.stale_modules(package) == dependents
+    assert stamps.restamp(package) == dependents
     assert stamps.stale_modules(package) == []
-    after = {p.name: _sha256(p) for p in package.glob("*.py")}
+    after = {p.relative_to(package).as_posix(): _sha256(p) for p in package.rglob("*.py")}
     changed = {name for name in before if before[name] != after[name]}
-    assert changed == {"_sbox_circuits.py", "_bitslice.py", "_bitslice_modes.py"}
+    assert changed == {"engines/bitslice/sbox_circuits_gen.py", "engines/bitslice/rounds.py",
+                       "engines/bitslice/mode_kernels.py"}
+
+
+def test_editing_the_chain_vocabulary_restamps_both_engines(tmp_path):
+    package = tmp_path / "numbades"
+    shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
+    vocabulary = package / "engines" / "chains.py"
+    vocabulary.write_text(vocabulary.read_text() + "\n# a new chain\n")
+    assert stamps.stale_modules(package) == [
+        "engines.bitslice.mode_kernels", "engines.table.kernels_gen"]
 
 
 def test_restamp_refuses_a_module_without_a_stamp_line(tmp_path):

@@ -14,7 +14,7 @@ import pytest
 
 import numbades
 
-from .nist import random_key
+from .oracle import random_key
 
 OPENSSL = shutil.which("openssl")
 LEGACY = ["-provider", "legacy", "-provider", "default"]

@@ -14,8 +14,9 @@ from pathlib import Path
 
 import pytest
 
-from numbades import _machine, _saved_choice
-from numbades._saved_choice import SavedChoiceWarning, load_saved_choice, save_choices
+from numbades.tuning import machine as _machine
+from numbades.tuning import saved_choice as _saved_choice
+from numbades.tuning.saved_choice import SavedChoiceWarning, load_saved_choice, save_choices
 
 
 @pytest.fixture(autouse=True)

@@ -1,4 +1,4 @@
-"""Tests for the generated S-box circuits (numbades._sbox_circuits) and their generator.
+"""The generated S-box circuits (numbades.engines.bitslice.sbox_circuits_gen) and their generator.
 
 Each circuit is evaluated bitsliced on all 64 inputs at once and compared with
 the FIPS tables; the recorded gate counts are checked against the source; the
@@ -11,17 +11,14 @@ import ast
 import importlib.util
 import inspect
 import random
-import sys
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from numbades import _fips, _sbox_circuits
-
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
-
-import gen_sbox_circuits as gen
+from numbades.des import fips as _fips
+from numbades.engines.bitslice import sbox_circuits_gen as _sbox_circuits
+from tools import gen_sbox_circuits as gen
 
 BOXES = range(8)
 

@@ -5,8 +5,12 @@ import random
 import numpy as np
 from numba import njit
 
-from numbades import _bitperm, _fips, _keyschedule, _keyschedule_ref, _tables
-from numbades._permute import permute
+from numbades.des import fips as _fips
+from numbades.des import keyschedule as _keyschedule
+from numbades.des import keyschedule_ref as _keyschedule_ref
+from numbades.des.bits import permute
+from numbades.engines.table import frame as _tables
+from numbades.engines.table import ip_fp as _bitperm
 
 
 def test_sptrans_is_p_of_sbox_in_frame():

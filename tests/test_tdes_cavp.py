@@ -18,7 +18,7 @@ import pytest
 
 import numbades
 
-from .nist import KAT_KINDS, MODE_DIRS, tdes_records
+from .cavp import KAT_KINDS, MODE_DIRS, tdes_records
 
 VARIANTS = numbades.variants()
 MODES = list(MODE_DIRS)  # ecb cbc cfb cfb8 ofb

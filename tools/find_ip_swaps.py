@@ -4,21 +4,19 @@ IP is an *affine* map on the 6 index bits of a bit position (it transposes the
 8x8 bit matrix of a block, reverses one axis and permutes rows), so it is a
 product of delta swaps, each of which exchanges or complements index bits.
 This breadth-first search over (permutation, complement) states finds a
-shortest such product; its (shift, mask) steps are what ``numbades._bitperm``
-uses.  FP is the same steps in reverse order.
+shortest such product; its (shift, mask) steps are what
+``numbades.engines.table.ip_fp`` uses.  FP is the same steps in reverse order.
 
-Run: ``python tools/find_ip_swaps.py``
+Run: ``python -m tools.find_ip_swaps``
 """
 
 from __future__ import annotations
 
-import sys
 from collections import deque
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from tools.stamp_kernel_sources import load_standalone
 
-from numbades import _fips
+fips = load_standalone("des.fips")
 
 State = tuple[tuple[int, ...], int]  # (index bit k of output <- index bit perm[k]), complement mask
 
@@ -29,7 +27,7 @@ def ip_as_index_map() -> State:
     Positions are LSB-0 bit positions of the 64-bit block value (FIPS bit n sits at 64 - n).
     """
     dest_of = {}
-    for i, src in enumerate(_fips.IP):  # output FIPS bit i+1 <- input FIPS bit src
+    for i, src in enumerate(fips.IP):  # output FIPS bit i+1 <- input FIPS bit src
         dest_of[64 - src] = 63 - i
     perm, cmask = [], 0
     for k in range(6):
@@ -132,7 +130,7 @@ def main() -> None:
     # check against the definition on single bits
     for n in range(1, 65):
         got = run_steps(1 << (64 - n), steps)
-        want_pos = 63 - _fips.IP.index(n)
+        want_pos = 63 - fips.IP.index(n)
         assert got == 1 << want_pos, (n, hex(got))
     print("IP_STEPS = (")
     for shift, mask in steps:

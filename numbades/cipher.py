@@ -1,0 +1,155 @@
+"""The public cipher objects: keys checked once, then every call handed to the modes layer.
+
+``DES`` and ``TripleDES`` own a key schedule (``engines.base.Schedule``)
+and an engine request (``tuning.policy.Request``); ``encrypt``/``decrypt``,
+the streaming contexts and the many-message calls are thin: arguments are
+validated in ``modes`` and run there.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from .des import keys as des_keys
+from .des.keyschedule import round_keys48
+from .engines.base import Schedule
+from .modes import arguments, batch, oneshot
+from .modes.contexts import CipherContext
+from .modes.stream import Stream
+from .tuning import policy
+
+Buffer = Any  # bytes, bytearray, memoryview, or a uint8 / uint64 NumPy array
+
+
+def _key_bytes(key: Any, sizes: tuple[int, ...], what: str) -> bytes:
+    key = des_keys.key_bytes(key)
+    if len(key) not in sizes:
+        want = " or ".join(str(s) for s in sizes)
+        raise ValueError(f"a {what} key is {want} bytes, got {len(key)}")
+    return key
+
+
+class _BlockCipher:
+    """What DES and TripleDES share: engine choice, one-shot calls, streams, batches."""
+
+    _schedule: Schedule
+    _request: policy.Request
+
+    @property
+    def variant(self) -> str:
+        """The engine name asked for (``auto`` picks per call by size and mode)."""
+        return self._request.label
+
+    @property
+    def block_size(self) -> int:
+        return 8
+
+    def encrypt(self, data: Buffer, mode: str = "ecb", *, iv: Buffer | None = None,
+                padding: str | None = None, out: Buffer | None = None) -> Buffer:
+        """Encrypt ``data`` in ``mode`` (see ``docs/api.md``); returns the input's type.
+
+        ``iv`` (8 bytes) is required for every mode but ECB.  ECB and CBC take
+        multiples of 8 bytes unless ``padding="pkcs7"``; the other modes take
+        any length.
+        """
+        return self._one_shot(data, mode, iv, padding, out, decrypt=False)
+
+    def decrypt(self, data: Buffer, mode: str = "ecb", *, iv: Buffer | None = None,
+                padding: str | None = None, out: Buffer | None = None) -> Buffer:
+        """Decrypt ``data`` in ``mode``; with ``padding="pkcs7"`` the padding is checked and removed."""
+        return self._one_shot(data, mode, iv, padding, out, decrypt=True)
+
+    def encryptor(self, mode: str = "ecb", *, iv: Buffer | None = None,
+                  padding: str | None = None) -> CipherContext:
+        """A context that encrypts one message fed in chunks: ``update`` ... ``finalize``."""
+        return self._context(mode, iv, padding, decrypt=False)
+
+    def decryptor(self, mode: str = "ecb", *, iv: Buffer | None = None,
+                  padding: str | None = None) -> CipherContext:
+        """A context that decrypts one message fed in chunks: ``update`` ... ``finalize``."""
+        return self._context(mode, iv, padding, decrypt=True)
+
+    def encrypt_many(self, data: np.ndarray, mode: str = "ecb", *, ivs: np.ndarray | None = None,
+                     out: np.ndarray | None = None) -> np.ndarray:
+        """Encrypt each row of ``data`` as its own message with its own IV (``ivs[i]``).
+
+        Row i of the result equals ``encrypt(data[i], mode, iv=ivs[i])``.
+        """
+        return batch.run(self._schedule, self._request, data, mode, ivs, out, decrypt=False)
+
+    def decrypt_many(self, data: np.ndarray, mode: str = "ecb", *, ivs: np.ndarray | None = None,
+                     out: np.ndarray | None = None) -> np.ndarray:
+        """Decrypt each row of ``data`` as its own message with its own IV."""
+        return batch.run(self._schedule, self._request, data, mode, ivs, out, decrypt=True)
+
+    def _stream(self, mode: Any, iv: Any, decrypt: bool) -> tuple[str, Stream]:
+        """Validated mode and IV -> the mode name and a fresh chaining state."""
+        mode = arguments.check_mode(mode)
+        iv_value = arguments.check_iv(mode, iv)
+        return mode, Stream(self._schedule, self._request, mode, decrypt, iv_value)
+
+    def _one_shot(self, data: Any, mode: Any, iv: Any, padding: Any, out: Any,
+                  decrypt: bool) -> Buffer:
+        mode, stream = self._stream(mode, iv, decrypt)
+        padded = arguments.check_padding(mode, padding)
+        return oneshot.run(stream, mode, data, out, padded, decrypt)
+
+    def _context(self, mode: Any, iv: Any, padding: Any, decrypt: bool) -> CipherContext:
+        mode, stream = self._stream(mode, iv, decrypt)
+        padded = arguments.check_padding(mode, padding)
+        return CipherContext(stream, mode, padded, decrypt)
+
+
+class DES(_BlockCipher):
+    """Single DES with a chosen engine (``variant``, default ``"auto"``).
+
+    Parity bits are ignored unless ``check_parity=True``, as in every DES
+    implementation.  ``encrypt``/``decrypt`` accept bytes, bytearray,
+    memoryview, uint8 arrays (raw bytes) and uint64 arrays (one big-endian
+    block per element) and return the input's type, shape and dtype.
+    """
+
+    key_size = 8
+
+    def __init__(self, key: Buffer, variant: str = "auto", *, check_parity: bool = False):
+        key = _key_bytes(key, (8,), "DES")
+        if check_parity and not des_keys.has_odd_parity(key):
+            raise ValueError("key does not have odd parity (check_parity=True)")
+        self._request = policy.resolve(variant)
+        self._schedule = Schedule(round_keys48(key))
+
+    def __repr__(self) -> str:  # never shows key material
+        return f"numbades.DES(variant={self.variant!r})"
+
+
+class TripleDES(_BlockCipher):
+    """Triple-DES, EDE: ``E_K3(D_K2(E_K1(P)))`` with the engine ``variant``.
+
+    A 24-byte key is K1 || K2 || K3; a 16-byte key is K1 || K2 with K3 = K1.
+    Keys that make it single DES (K1 == K2 or K2 == K3, ignoring parity bits)
+    are refused.  One pass of 48 rounds: K1's schedule, K2's reversed, K3's.
+    """
+
+    def __init__(self, key: Buffer, variant: str = "auto", *, check_parity: bool = False):
+        key = _key_bytes(key, (16, 24), "TripleDES")
+        if check_parity and not des_keys.has_odd_parity(key):
+            raise ValueError("key does not have odd parity (check_parity=True)")
+        k1, k2 = key[:8], key[8:16]
+        k3 = key[16:] if len(key) == 24 else k1
+        if _strip_parity(k1) == _strip_parity(k2) or _strip_parity(k2) == _strip_parity(k3):
+            raise ValueError(
+                "degenerate Triple-DES key: K1 == K2 or K2 == K3 (ignoring parity) is single DES"
+            )
+        self.key_size = len(key)
+        self._request = policy.resolve(variant)
+        ede = np.concatenate([round_keys48(k1), round_keys48(k2)[::-1], round_keys48(k3)])
+        self._schedule = Schedule(ede)
+
+    def __repr__(self) -> str:  # never shows key material
+        return f"numbades.TripleDES(key_size={self.key_size}, variant={self.variant!r})"
+
+
+def _strip_parity(key: bytes) -> bytes:
+    return bytes(b & 0xFE for b in key)

@@ -1,0 +1,320 @@
+"""``numbades opts``: libdes's ``options.txt`` table, measured on this machine.
+
+libdes shipped its inner loop in several compile-time shapes (UNROLL, RISC1,
+RISC2, PTR) and a ``des_opts`` program that timed them all so a builder could
+pick the fastest for their CPU; ``options.txt`` collected the results.
+numbades carries those shapes as run-time engines, so this command times every
+engine here and prints one line per engine in the same shape, fastest first,
+followed by numbered notes.  ``--save`` records the fastest engine per size
+class so that ``auto`` uses measured choices on this machine.
+
+``run`` reads as its three steps: :func:`measure_all`, :func:`write_notes`,
+then :func:`render_text` or :func:`render_json`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TextIO
+
+import numpy as np
+
+from ..engines.registry import ENGINES, options, variants
+from ..tuning import machine, saved_choice
+from .asm import identical_code_groups
+from .measure import (
+    KEY8,
+    Progress,
+    format_size,
+    parse_size,
+    positive_float,
+    positive_int,
+    set_threads,
+    time_calls,
+)
+
+DEFAULT_SIZE = 64 * 1024
+DEFAULT_SECONDS = 1.0
+ROUNDS = 3
+
+
+@dataclass
+class Result:
+    """One engine's measurement at one message size."""
+
+    variant: str
+    nbytes: int
+    rates: list[float] = field(default_factory=list)  # blocks/s, one per round
+    compile_seconds: float = 0.0
+    error: str | None = None
+
+    @property
+    def blocks_per_second(self) -> float:
+        """Best round: the least disturbed by other work on the machine."""
+        return max(self.rates) if self.rates else 0.0
+
+    @property
+    def bytes_per_second(self) -> float:
+        return 8 * self.blocks_per_second
+
+
+@dataclass
+class Measurements:
+    """Everything ``opts`` measured, before any of it is written up."""
+
+    main: list[Result]
+    per_class: dict[str, list[Result]]
+    groups: list[list[str]] | None  # identical machine code; None: not determined
+    load_before: float | None
+    load_after: float | None
+    wall: float
+
+
+def _ecb_call(variant: str, nbytes: int) -> tuple[Callable[[], object], np.ndarray]:
+    """A no-argument ECB encrypt of an ``nbytes`` buffer into a preallocated output."""
+    from ..cipher import DES
+
+    cipher = DES(KEY8, variant=variant)
+    src = np.arange(nbytes // 8, dtype=np.uint64) * np.uint64(0x9E3779B97F4A7C15)
+    dst = np.empty_like(src)
+    return (lambda: cipher.encrypt(src, out=dst)), dst
+
+
+def measure(
+    engines: Sequence[str], nbytes: int, seconds: float, progress: Progress, label: str = ""
+) -> list[Result]:
+    """Time every engine at ``nbytes`` per call: compile and check first, then
+    ``ROUNDS`` interleaved rounds so slow drift on the machine hits all alike."""
+    results = {name: Result(name, nbytes) for name in engines}
+    calls: dict[str, Callable[[], object]] = {}
+    reference: np.ndarray | None = None
+    for i, name in enumerate(engines, 1):
+        progress.update(f"opts{label}: compiling {len(engines)} engines", f"[{i}] {name}")
+        start = time.perf_counter()
+        try:
+            call, output = _ecb_call(name, nbytes)
+            call()
+        except Exception as exc:  # noqa: BLE001 - reported in the notes
+            results[name].error = f"{type(exc).__name__}: {exc}"
+            continue
+        results[name].compile_seconds = time.perf_counter() - start
+        if reference is None:
+            reference = output.copy()
+        elif not np.array_equal(output, reference):
+            results[name].error = f"output differs from {engines[0]}'s"
+            continue
+        calls[name] = call
+    per_round = seconds / ROUNDS
+    for r in range(ROUNDS):
+        for i, (name, call) in enumerate(calls.items(), 1):
+            progress.update(f"opts{label}: timing, round {r + 1}/{ROUNDS}", f"[{i}] {name}")
+            count, elapsed = time_calls(call, per_round)
+            results[name].rates.append(count * (nbytes // 8) / elapsed)
+    return list(results.values())
+
+
+def _table_ecb_kernels(engines: Sequence[str]) -> dict[str, object]:
+    """Compiled ECB dispatchers of the table engines among ``engines``."""
+    return {n: ENGINES[n].ecb_kernel for n in engines if hasattr(ENGINES[n], "ecb_kernel")}
+
+
+def measure_all(args: argparse.Namespace, progress: Progress) -> Measurements:
+    """Step 1: every engine at ``--size`` (and per size class with ``--save``), and the asm check."""
+    engines = variants()
+    load_before = machine.load_average()
+    started = time.perf_counter()
+    main = measure(engines, args.size, args.seconds, progress)
+    per_class: dict[str, list[Result]] = {}
+    if args.save:
+        for cls, nbytes in saved_choice.REPRESENTATIVE_SIZES.items():
+            per_class[cls] = main if nbytes == args.size else measure(
+                engines, nbytes, args.seconds, progress, f" ({cls}, {format_size(nbytes)})")
+    memo = saved_choice.user_cache_dir() / "identical_code.json"
+    groups = identical_code_groups(_table_ecb_kernels(engines), memo, progress)
+    progress.done()
+    return Measurements(main, per_class, groups, load_before, machine.load_average(),
+                        time.perf_counter() - started)
+
+
+def _load_note(before: float | None, after: float | None) -> str:
+    cpus = machine.cpu_count()
+    if before is None or after is None:
+        return f"Machine load unknown on this OS ({cpus} CPUs)."
+    note = (
+        f"Machine load (1-minute average) {before:.2f} before and {after:.2f} after, on {cpus} CPUs"
+    )
+    busy = max(before, after) - 1.0  # this run itself keeps one CPU busy
+    if busy > 0.5:
+        note += "; other work was running, so figures may be low (cf. libdes note [3])"
+    return note + "."
+
+
+def _fastest_per_class(per_class: dict[str, list[Result]]) -> dict[str, str]:
+    choices = {}
+    for cls, res in per_class.items():
+        ok = [r for r in res if r.error is None and r.rates]
+        if ok:
+            choices[cls] = max(ok, key=lambda r: r.blocks_per_second).variant
+    return choices
+
+
+@dataclass
+class Notes:
+    """The numbered notes and which engines' lines point at which note."""
+
+    texts: list[str] = field(default_factory=list)
+    marks: dict[str, list[int]] = field(default_factory=dict)
+    saved: dict[str, object] | None = None  # path and choices written by --save
+
+    def add(self, text: str, engines: Sequence[str] = ()) -> None:
+        self.texts.append(text)
+        for name in engines:
+            self.marks.setdefault(name, []).append(len(self.texts))
+
+
+def write_notes(m: Measurements, args: argparse.Namespace) -> Notes:
+    """Step 2: the notes under the table (and, with ``--save``, the saved choices)."""
+    notes = Notes()
+    ok = [r for r in m.main if r.error is None]
+    compile_total = sum(r.compile_seconds for r in m.main)
+    notes.add(
+        f"ECB encryption of {format_size(args.size)} per call into a preallocated buffer, "
+        f"{args.threads} thread(s); each engine timed for {args.seconds:g} s in {ROUNDS} "
+        f"interleaved rounds, best round shown; k/s is 1000 bytes/s. Compilation and "
+        f"warm-up ({compile_total:.1f} s in all) came first and is not in the figures."
+    )
+    if any(not options(r.variant) for r in ok):
+        notes.add("The line with no options is the default loop, 4 rounds per iteration (`table`).")
+    if m.groups is None:
+        notes.add("Identical-code check unavailable: the kernels' assembly could not be read.")
+    elif not m.groups:
+        notes.add("No two table engines compiled to identical machine code.")
+    for group in m.groups or []:
+        notes.add(f"{', '.join(group)} compiled to identical machine code.", group)
+    notes.add(_load_note(m.load_before, m.load_after))
+    for res in m.main:
+        if res.error is not None:
+            notes.add(f"{res.variant} left out: {res.error}", [res.variant])
+    choices = _fastest_per_class(m.per_class) if args.save else {}
+    if choices:
+        details = {
+            cls: {r.variant: round(r.bytes_per_second) for r in res if r.rates}
+            for cls, res in m.per_class.items()
+        }
+        path = saved_choice.save_choices(choices, details)
+        picks = ", ".join(f"{cls} {v}" for cls, v in choices.items())
+        notes.add(f"Saved the fastest engine per size class to {path}: {picks}.")
+        notes.saved = {"path": str(path), "choices": choices}
+    return notes
+
+
+def _ranked(m: Measurements) -> tuple[list[Result], list[Result]]:
+    ok = sorted((r for r in m.main if r.error is None), key=lambda r: -r.blocks_per_second)
+    return ok, [r for r in m.main if r.error is not None]
+
+
+def format_lines(prefix: str, ranked: Sequence[Result], marks: dict[str, list[int]]) -> list[str]:
+    """options.txt lines, text left, figures right-aligned in two columns."""
+    texts = []
+    for res in ranked:
+        words = [*options(res.variant), *(f"[{n}]" for n in marks.get(res.variant, []))]
+        texts.append(f"{prefix} - {' '.join(words)}".rstrip())
+    blocks = [f"{round(r.blocks_per_second):,}" for r in ranked]
+    kbytes = [f"{round(r.bytes_per_second / 1000)}k/s" for r in ranked]
+    tw = max(map(len, texts), default=0)
+    bw = max(map(len, blocks), default=0)
+    kw = max(map(len, kbytes), default=0)
+    return [
+        f"{t:<{tw}}   {b:>{bw}} {k:>{kw}}" for t, b, k in zip(texts, blocks, kbytes, strict=True)
+    ]
+
+
+def render_text(m: Measurements, notes: Notes, out: TextIO) -> None:
+    """Step 3 (text): the options.txt table, then the notes."""
+    ok, _ = _ranked(m)
+    out.writelines(line + "\n" for line in format_lines(machine.line_prefix(), ok, notes.marks))
+    out.write("\nNotes.\n")
+    out.writelines(f"[{i}] {text}\n" for i, text in enumerate(notes.texts, 1))
+
+
+def render_json(m: Measurements, notes: Notes, args: argparse.Namespace, out: TextIO) -> None:
+    """Step 3 (``--json``): the same content, machine-readable."""
+    ok, failed = _ranked(m)
+    doc = {
+        "machine": machine.describe(),
+        "settings": {"mode": "ecb", "size": args.size, "seconds": args.seconds,
+                     "threads": args.threads, "rounds": ROUNDS},
+        "wall_seconds": round(m.wall, 3),
+        "results": [
+            {
+                "variant": r.variant,
+                "options": list(options(r.variant)),
+                "blocks_per_second": r.blocks_per_second,
+                "bytes_per_second": r.bytes_per_second,
+                "round_blocks_per_second": r.rates,
+                "compile_seconds": r.compile_seconds,
+                "error": r.error,
+                "notes": notes.marks.get(r.variant, []),
+            }
+            for r in [*ok, *failed]
+        ],
+        "identical_code": m.groups,
+        "saved": notes.saved,
+        "notes": notes.texts,
+    }
+    json.dump(doc, out, indent=2)
+    out.write("\n")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``numbades opts``."""
+    parser.add_argument(
+        "--seconds",
+        type=positive_float,
+        default=DEFAULT_SECONDS,
+        help=f"timing budget per engine, split over {ROUNDS} rounds (default %(default)s)",
+    )
+    parser.add_argument(
+        "--size",
+        type=parse_size,
+        default=DEFAULT_SIZE,
+        help="bytes per encrypt call, e.g. 4k, 64k, 1M (default 64k)",
+    )
+    parser.add_argument(
+        "--threads",
+        type=positive_int,
+        default=1,
+        help="Numba threads for engines that run in parallel (default 1: one core)",
+    )
+    parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
+    parser.add_argument(
+        "--save",
+        action="store_true",
+        help="also time one message size per size class and save the fastest engine "
+        "for each, so that `auto` uses it on this machine",
+    )
+    parser.add_argument("--quiet", action="store_true", help="no progress display on stderr")
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Run ``opts``; 0 on success, 1 if an engine failed or disagreed."""
+    problem = set_threads(args.threads)
+    if problem:
+        print(f"numbades opts: error: {problem}", file=sys.stderr)
+        return 2
+    progress = Progress(sys.stderr, enabled=not args.quiet)
+    m = measure_all(args, progress)
+    notes = write_notes(m, args)
+    if args.json:
+        render_json(m, notes, args, out)
+    else:
+        render_text(m, notes, out)
+    out.flush()
+    if not args.quiet:
+        print(f"opts: done in {m.wall:.1f} s", file=sys.stderr)
+    return 1 if any(r.error is not None for r in m.main) else 0

@@ -1,0 +1,106 @@
+"""What an engine is: the protocol every engine implements, and the key cache they share.
+
+An engine computes DES (16 round keys) or Triple-DES-EDE (48) over raw
+64-bit words.  It never sees a mode name or a Python buffer: the modes layer
+hands it 1-D (or, for many messages, 2-D) C-contiguous uint64 arrays, a
+*chain* code from ``engines.chains``, and the key form it built for itself.
+
+Words and byte order: ``swap=True`` means each word is its block value
+byte-swapped (raw little-endian memory holding the block's bytes);
+``swap=False`` means each word is the block value.  Chaining values (IVs,
+counters) cross the interface as Python ints holding block values.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import numpy as np
+
+from . import chains
+
+
+class Engine(Protocol):
+    """The contract of an engine (a table variant, bitslice, ...).
+
+    Every method may be given ``dst is src`` (in place); partial overlap
+    never reaches an engine (the modes layer resolves it).
+    """
+
+    #: The engine's public name, as listed by ``numbades.variants()``.
+    name: str
+    #: Name of the key form it uses; engines sharing a form share one cached copy.
+    key_form: str
+    #: No memory access or branch depends on key or data bits.
+    constant_time: bool
+
+    def build_key_form(self, round_keys: np.ndarray) -> Any:
+        """This engine's form of round keys given in application order (uint64 array)."""
+        ...
+
+    def serves(self, chain: int) -> bool:
+        """Whether the engine has a path for ``chain`` (``engines.chains``)."""
+        ...
+
+    def ecb(self, src: np.ndarray, dst: np.ndarray, keys: Any, swap: bool) -> None:
+        """dst[i] = E_keys(src[i]) for every word (decryption: reversed keys)."""
+        ...
+
+    def chain(self, chain: int, src: np.ndarray, dst: np.ndarray, keys: Any, swap: bool,
+              state: int) -> int:
+        """A whole-block chain over one stream; returns the next chaining value.
+
+        ``state`` is the IV / previous ciphertext (CBC, CFB), the previous
+        keystream block (OFB) or the next counter (CTR, mod 2**64).
+        """
+        ...
+
+    def cfb8(self, src: np.ndarray, dst: np.ndarray, keys: Any, register: int,
+             decrypt: bool) -> int:
+        """CFB-8 over bytes (uint8 arrays); returns the 64-bit shift register."""
+        ...
+
+    def many(self, chain: int, src: np.ndarray, dst: np.ndarray, keys: Any, ivs: np.ndarray,
+             swap: bool) -> None:
+        """Independent equal-length messages, one per row of (messages, blocks) word arrays.
+
+        ``chain`` is an ECB chain or one of ``chains.BLOCK_CHAINS``; ``ivs`` is
+        a (messages,) uint64 array of block values (unused for ECB).
+        """
+        ...
+
+
+class Schedule:
+    """Round keys of one cipher in both directions, and each engine's key form, built on demand.
+
+    Engines with the same ``key_form`` share one copy (the twelve table
+    variants all use the same (Ku, Kt) words).  Pickles as its round keys
+    only: the key forms are rebuilt where they are used.
+    """
+
+    def __init__(self, encrypt_keys: np.ndarray):
+        # Writable on purpose: a read-only array is another Numba type (another compile).
+        self.round_keys = np.ascontiguousarray(encrypt_keys, dtype=np.uint64)
+        self._reversed = np.ascontiguousarray(self.round_keys[::-1])
+        self._forms: dict[tuple[str, bool], Any] = {}
+
+    @property
+    def rounds(self) -> int:
+        """16 for DES, 48 for Triple-DES."""
+        return self.round_keys.shape[0]
+
+    def form(self, engine: Engine, chain: int) -> Any:
+        """The key form ``engine`` needs for ``chain`` (reversed keys when it runs backwards)."""
+        backwards = chain in chains.BACKWARDS
+        key = (engine.key_form, backwards)
+        form = self._forms.get(key)
+        if form is None:
+            form = self._forms[key] = engine.build_key_form(
+                self._reversed if backwards else self.round_keys)
+        return form
+
+    def __getstate__(self) -> dict:
+        return {"round_keys": self.round_keys}
+
+    def __setstate__(self, state: dict) -> None:
+        self.__init__(state["round_keys"])

@@ -1,0 +1,9 @@
+"""The bitslice engine: 64 x LANES blocks per pass as bit planes, S-boxes as Boolean circuits.
+
+``transpose`` moves blocks between words and bit planes; ``rounds`` holds
+the rounds (IP, E, P and FP as renamings, the generated circuits of
+``sbox_circuits_gen``) and the ECB kernels; ``mode_kernels`` the chains
+that fill a pass from one stream (CTR, CBC/CFB decryption) or from many
+messages; ``jit`` how they are compiled; ``engine`` the engine interface.
+No memory access or branch depends on key or data: the constant-time engine.
+"""

@@ -1,0 +1,322 @@
+"""Chains over the bitsliced rounds: CTR, CBC/CFB decryption, many messages.
+
+The modes layer validates everything and the engine calls these with 1-D
+uint64 word arrays.  Conventions shared with ``rounds.ecb``:
+
+- ``swap=True`` means every word is the block value byte-swapped (raw
+  little-endian memory).  XOR commutes with the byte swap, so chaining XORs
+  happen on raw words; only the cipher input/output needs the value view,
+  which the kernel gets as a plane renaming (``BSWAP_XOR``);
+- ``kplanes = rounds.key_planes(round_keys)`` (16 or 48 round keys in
+  application order; decryption uses them reversed);
+- IVs and counters are Python ints, the 8 IV bytes read big-endian;
+- ``dst`` may be ``src`` (in place); each pass reads what it still needs
+  before it writes.
+
+Single-stream modes that are parallel across blocks (CTR, CBC and CFB
+decryption) fill each pass of ``64 * LANES`` blocks from one message.
+Sequential modes (CBC/CFB encryption, OFB) are only parallel across
+messages: ``many`` puts block ``j`` of ``64 * LANES`` different messages in
+one pass and keeps the chaining value in plane form between blocks.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from ..chains import CBC_DECRYPT, CBC_ENCRYPT, CFB_DECRYPT, CFB_ENCRYPT, CTR, OFB
+from .jit import inline, prefer_wide_vectors
+from .rounds import crypt_into
+from .transpose import (
+    BLOCKS,
+    BSWAP_XOR,
+    LANES,
+    aligned_words,
+    load_words,
+    new_planes,
+    new_work,
+    store_words,
+    swap_renamed,
+    transpose64,
+)
+
+_INLINED_SOURCES_SHA256 = "397870272174dbc7582f150ced592a4e4251ea81297784ad4229e144248d9474"  # see tools/stamp_kernel_sources.py
+
+_U64 = (1 << 64) - 1
+
+#: Blocks of one message gathered per visit in ``many``: 8 words = one cache line.
+TILE: int = 8
+
+
+def _index_planes() -> np.ndarray:
+    """Plane array (value naming) of the block indices 0 .. 64*LANES-1 of a pass.
+
+    Block ``b`` sits in lane ``b % LANES`` at bit ``b // LANES``; plane ``i``
+    holds bit ``i`` of ``b``.  Built with NumPy at import (no JIT).
+    """
+    b = np.arange(BLOCKS, dtype=np.uint64).reshape(64, LANES)  # [bit-in-word k, lane]
+    planes = np.zeros((64, LANES), dtype=np.uint64)
+    for i in range(64):
+        bits = (b >> np.uint64(i)) & np.uint64(1)
+        planes[i] = (bits << np.arange(64, dtype=np.uint64)[:, None]).sum(axis=0, dtype=np.uint64)
+    return planes
+
+
+_INDEX_PLANES = _index_planes()  # frozen into the kernels as a constant
+
+
+@inline
+def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
+    """out[i ^ xor] = plane i of (x + c mod 2**64), x in value naming, c a scalar.
+
+    A bitsliced ripple-carry adder: plane i of the constant is all-ones or
+    zero, so each bit is sum = x ^ k ^ carry, carry = maj(x, k, carry).
+    Writing plane i to i ^ xor hands the kernel byte-swapped-named planes.
+    """
+    carry = np.zeros(LANES, dtype=np.uint64)
+    for i in range(64):
+        k = np.uint64(0) - ((c >> np.uint64(i)) & np.uint64(1))  # all-ones iff bit i of c
+        o = i ^ xor
+        for lane in range(LANES):
+            a = x[i, lane]
+            cy = carry[lane]
+            t = a ^ k
+            out[o, lane] = t ^ cy
+            carry[lane] = (a & k) | (cy & t)
+
+
+@inline
+def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, buf, work) -> None:
+    """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count."""
+    _add_const(_INDEX_PLANES, c0 + np.uint64(start), buf, xor)
+    crypt_into(buf, work, kplanes, xor)
+    transpose64(buf)
+    flat = buf.reshape(BLOCKS)
+    for b in range(count):
+        dst[start + b] = src[start + b] ^ flat[b]
+
+
+@numba.njit(nogil=True, cache=True)
+def _ctr(src, dst, kplanes, c0, xor) -> None:
+    """CTR over src into dst; counters are built in plane form (no counter array)."""
+    prefer_wide_vectors()
+    n = src.shape[0]
+    buf = new_planes()
+    work = new_work()
+    for start in range(0, n, BLOCKS):
+        _ctr_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, c0, xor, buf, work)
+
+
+@inline
+def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uint64:
+    """CBC-decrypt src[start:start+count] given the ciphertext word before it.
+
+    Returns the chunk's last ciphertext word, read before dst is written
+    (in place it is gone afterwards).
+    """
+    load_words(src, start, count, buf)
+    transpose64(buf)
+    crypt_into(buf, work, kplanes, xor)
+    transpose64(buf)
+    flat = buf.reshape(BLOCKS)
+    last = src[start + count - 1]
+    flat[0] ^= prev
+    for b in range(1, count):
+        flat[b] ^= src[start + b - 1]
+    store_words(buf, dst, start, count)
+    return last
+
+
+@numba.njit(nogil=True, cache=True)
+def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
+    prefer_wide_vectors()
+    n = src.shape[0]
+    buf = new_planes()
+    work = new_work()
+    prev = iv
+    for start in range(0, n, BLOCKS):
+        prev = _cbcd_chunk(src, dst, start, min(BLOCKS, n - start), prev, kplanes, xor, buf,
+                           work)
+
+
+@inline
+def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uint64:
+    """CFB-decrypt src[start:start+count]: the cipher input is the stream shifted by one."""
+    flat = buf.reshape(BLOCKS)
+    flat[0] = prev
+    for b in range(1, count):
+        flat[b] = src[start + b - 1]
+    for b in range(count, BLOCKS):
+        flat[b] = 0
+    transpose64(buf)
+    crypt_into(buf, work, kplanes, xor)
+    transpose64(buf)
+    last = src[start + count - 1]
+    for b in range(count):
+        dst[start + b] = src[start + b] ^ flat[b]
+    return last
+
+
+@numba.njit(nogil=True, cache=True)
+def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
+    prefer_wide_vectors()
+    n = src.shape[0]
+    buf = new_planes()
+    work = new_work()
+    prev = iv
+    for start in range(0, n, BLOCKS):
+        prev = _cfbd_chunk(src, dst, start, min(BLOCKS, n - start), prev, kplanes, xor, buf,
+                           work)
+
+
+# ---------------------------------------------------------------- many messages
+
+
+@inline
+def _xor_into(x: np.ndarray, y: np.ndarray) -> None:
+    """x ^= y over whole plane arrays."""
+    fx = x.reshape(BLOCKS)
+    fy = y.reshape(BLOCKS)
+    for i in range(BLOCKS):
+        fx[i] ^= fy[i]
+
+
+@inline
+def _copy(src: np.ndarray, dst: np.ndarray) -> None:
+    fs = src.reshape(BLOCKS)
+    fd = dst.reshape(BLOCKS)
+    for i in range(BLOCKS):
+        fd[i] = fs[i]
+
+
+@inline
+def _many_block(x, s, t, iv_planes, j, mode, kplanes, xor, work) -> None:
+    """One block position of a group of messages, in plane form.
+
+    ``x`` holds block ``j`` of every message (raw naming) and is replaced by
+    the output block; ``s`` is the chaining state (previous ciphertext for
+    CBC/CFB, previous keystream for OFB), ``t`` scratch; for CTR
+    ``iv_planes`` holds the initial counters in value naming.
+    """
+    if mode == CBC_ENCRYPT:  # C = E(P ^ C_prev)
+        _xor_into(x, s)
+        crypt_into(x, work, kplanes, xor)
+        _copy(x, s)
+    elif mode == CBC_DECRYPT:  # P = D(C) ^ C_prev
+        _copy(x, t)
+        crypt_into(x, work, kplanes, xor)
+        _xor_into(x, s)
+        _copy(t, s)
+    elif mode == CFB_ENCRYPT:  # C = P ^ E(C_prev)
+        crypt_into(s, work, kplanes, xor)
+        _xor_into(x, s)
+        _copy(x, s)
+    elif mode == CFB_DECRYPT:  # P = C ^ E(C_prev); the state becomes C
+        crypt_into(s, work, kplanes, xor)
+        fx = x.reshape(BLOCKS)
+        fs = s.reshape(BLOCKS)
+        for i in range(BLOCKS):
+            c = fx[i]
+            fx[i] = c ^ fs[i]
+            fs[i] = c
+    elif mode == OFB:  # O = E(O_prev), out = in ^ O
+        crypt_into(s, work, kplanes, xor)
+        _xor_into(x, s)
+    else:  # CTR: out = in ^ E(iv + j)
+        _add_const(iv_planes, np.uint64(j), t, xor)
+        crypt_into(t, work, kplanes, xor)
+        _xor_into(x, t)
+
+
+@inline
+def _many_group(src2d, dst2d, m0, count, kplanes, ivs, mode, xor, tiles, s, t, iv_planes,
+                work) -> None:
+    """Run messages m0 .. m0+count-1 (count <= 64*LANES) through every block position.
+
+    Blocks are gathered TILE at a time per message (one cache line each), so
+    the strided walk down the messages touches each line once.
+    """
+    nblocks = src2d.shape[1]
+    flat_tiles = tiles.reshape(TILE, BLOCKS)
+    if mode == CTR:  # initial counters, value naming (the adder renames)
+        load_words(ivs, m0, count, iv_planes)
+        transpose64(iv_planes)
+    else:  # chaining state lives in the data's (raw) naming
+        load_words(ivs, m0, count, s)
+        transpose64(s)
+        swap_renamed(s, xor)
+    for j0 in range(0, nblocks, TILE):
+        tn = min(TILE, nblocks - j0)
+        for b in range(count):
+            for q in range(tn):
+                flat_tiles[q, b] = src2d[m0 + b, j0 + q]
+        for q in range(tn):
+            x = tiles[q]
+            transpose64(x)
+            _many_block(x, s, t, iv_planes, j0 + q, mode, kplanes, xor, work)
+            transpose64(x)
+        for b in range(count):
+            for q in range(tn):
+                dst2d[m0 + b, j0 + q] = flat_tiles[q, b]
+
+
+@numba.njit(nogil=True, cache=True)
+def _many(src2d, dst2d, kplanes, ivs, mode, xor) -> None:
+    prefer_wide_vectors()
+    m = src2d.shape[0]
+    tiles = aligned_words(TILE * BLOCKS).reshape(TILE, 64, LANES)
+    tiles[:] = 0  # padding lanes stay defined
+    s = new_planes()
+    t = new_planes()
+    iv_planes = new_planes()
+    s[:] = 0
+    t[:] = 0
+    iv_planes[:] = 0
+    work = new_work()
+    for m0 in range(0, m, BLOCKS):
+        _many_group(src2d, dst2d, m0, min(BLOCKS, m - m0), kplanes, ivs, mode, xor, tiles, s, t,
+                    iv_planes, work)
+
+
+# ------------------------------------------------------------- Python entry points
+
+
+def _bswap64(v: int) -> int:
+    return int.from_bytes((v & _U64).to_bytes(8, "big"), "little")
+
+
+def _word(v: int, swap: bool) -> np.uint64:
+    """A block value as the word the data uses (byte-swapped when swap)."""
+    return np.uint64(_bswap64(v) if swap else v & _U64)
+
+
+def ctr(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, counter0: int, swap: bool) -> None:
+    """CTR: dst[i] = src[i] ^ E(counter0 + i mod 2**64), counters made inside the kernel."""
+    _ctr(src, dst, kplanes, np.uint64(counter0 & _U64), BSWAP_XOR if swap else 0)
+
+
+def cbc_decrypt(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, iv: int,
+                swap: bool) -> None:
+    """CBC decryption, P_i = D(C_i) ^ C_{i-1} (C_{-1} = iv); kplanes from reversed keys."""
+    _cbc_decrypt(src, dst, kplanes, _word(iv, swap), BSWAP_XOR if swap else 0)
+
+
+def cfb_decrypt(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, iv: int,
+                swap: bool) -> None:
+    """CFB-64 decryption, P_i = C_i ^ E(C_{i-1}); kplanes from the encryption keys."""
+    _cfb_decrypt(src, dst, kplanes, _word(iv, swap), BSWAP_XOR if swap else 0)
+
+
+def many(src2d: np.ndarray, dst2d: np.ndarray, kplanes: np.ndarray, ivs: np.ndarray, chain: int,
+         swap: bool) -> None:
+    """Independent messages, one per row of C-contiguous (messages, blocks) arrays.
+
+    ``ivs`` holds one IV (or initial counter for CTR) per message as block
+    values.  ``chain`` is one of ``chains.BLOCK_CHAINS``; CBC decryption
+    takes reversed keys exactly as its single-stream version does.
+    """
+    if src2d.shape[0] == 0 or src2d.shape[1] == 0:
+        return
+    _many(src2d, dst2d, kplanes, np.ascontiguousarray(ivs, dtype=np.uint64), chain,
+          BSWAP_XOR if swap else 0)

@@ -1,0 +1,266 @@
+"""Bitsliced DES / 3DES kernels: 64 * LANES blocks per pass, pure Boolean ops.
+
+The round work of the bitslice engine.  The state of a pass is a plane
+array (layout documented in ``transpose``): plane ``i`` holds bit
+``i`` of every block (0 = least significant bit of the block value, so FIPS
+bit ``n`` is plane ``64 - n``); block ``b`` of a pass is lane ``b % LANES``,
+bit ``b // LANES``.
+
+Inside ``crypt_into`` the 64 planes are copied in IP order into a flat work
+array of 64 rows x LANES (rows 0..31 = L, 32..63 = R, FIPS bit order), so IP and FP
+are plane renamings and E and P are index renamings inside the round; the
+only arithmetic is the key XOR, the S-box circuits and the XOR into L.
+
+Key planes: ``kplanes[r, j]`` is all-ones or zero, FIPS bit ``j + 1`` of the
+r-th round key in application order.  Every 16 rounds the halves swap as at
+the end of DES, so 48 rounds with keys K1, reversed K2, K3 are 3DES-EDE, and
+reversed keys decrypt.  No branch or memory index depends on key or data.
+"""
+
+import numba
+import numpy as np
+
+from ...des import fips
+from . import sbox_circuits_gen as circuits
+from .jit import inline, prefer_wide_vectors
+from .transpose import (
+    BLOCKS,
+    BSWAP_XOR,
+    LANES,
+    copy_renamed,
+    load_words,
+    new_planes,
+    new_work,
+    store_words,
+    swap_renamed,
+    transpose64,
+)
+
+_INLINED_SOURCES_SHA256 = "73f0a61fe247e1453d457b8b1db9ae6362f9df45d685d6edadef1710e26a80a9"  # see tools/stamp_kernel_sources.py
+
+
+# Work row k (0..63, FIPS bit k + 1 of the IP output L0 || R0) comes from
+# plane 64 - IP[k]; FP = IP^-1 sends preoutput bit k + 1 back to that plane.
+_IP_PLANE = tuple(64 - n for n in fips.IP)
+# E-output bit j + 1 (0-based j, S-box j // 6) reads R row E[j] - 1.
+_E_ROW = tuple(n - 1 for n in fips.E)
+# S-box output bit q + 1 (box q // 4, o1 = MSB) lands in f-output row P^-1(q+1) - 1.
+_P_ROW = tuple(fips.P.index(q + 1) for q in range(32))
+
+
+def _inlined(fn):
+    """An always-inlined njit wrapper of a circuit taking the six inputs as one tuple.
+
+    ``fn`` is a generated circuit (plain or already jitted); one signature
+    lets a single ``_box`` serve all eight S-boxes.
+    """
+    circuit = inline(getattr(fn, "py_func", fn))
+
+    def on_tuple(x: tuple) -> tuple:
+        return circuit(x[0], x[1], x[2], x[3], x[4], x[5])
+
+    return inline(on_tuple)
+
+
+_S1, _S2, _S3, _S4 = (_inlined(circuits.s1), _inlined(circuits.s2),
+                      _inlined(circuits.s3), _inlined(circuits.s4))
+_S5, _S6, _S7, _S8 = (_inlined(circuits.s5), _inlined(circuits.s6),
+                      _inlined(circuits.s7), _inlined(circuits.s8))
+
+
+def key_planes(round_keys48: np.ndarray) -> np.ndarray:
+    """Spread R 48-bit round keys (application order) into an (R, 48) mask array.
+
+    Element [r, j] is all-ones if FIPS bit j + 1 of round key r (integer bit
+    47 - j) is set, else zero: XORing it into a plane flips that bit in every
+    block at once.
+    """
+    rk = np.ascontiguousarray(round_keys48, dtype=np.uint64).reshape(-1)
+    shifts = np.arange(47, -1, -1, dtype=np.uint64)
+    bits = (rk[:, None] >> shifts) & np.uint64(1)
+    return np.ascontiguousarray(bits * np.uint64(0xFFFFFFFFFFFFFFFF))
+
+
+@inline
+def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int, circuit) -> None:
+    """S-box ``box`` of a round: L[P rows] ^= circuit(R[E rows] ^ key bits).
+
+    ``w`` is the flat work array; ``t`` and ``s`` are the constant offsets of
+    the target (L) and source (R) halves.  Every index is a constant plus the
+    lane, so LLVM sees fixed distances between rows and vectorizes the lanes;
+    the key bits are read before the loop so no load in it may alias them.
+    """
+    j = 6 * box
+    k1, k2, k3, k4, k5, k6 = kr[j], kr[j + 1], kr[j + 2], kr[j + 3], kr[j + 4], kr[j + 5]
+    e1, e2, e3 = s + _E_ROW[j] * LANES, s + _E_ROW[j + 1] * LANES, s + _E_ROW[j + 2] * LANES
+    e4, e5, e6 = s + _E_ROW[j + 3] * LANES, s + _E_ROW[j + 4] * LANES, s + _E_ROW[j + 5] * LANES
+    q = 4 * box
+    p1, p2 = t + _P_ROW[q] * LANES, t + _P_ROW[q + 1] * LANES
+    p3, p4 = t + _P_ROW[q + 2] * LANES, t + _P_ROW[q + 3] * LANES
+    for lane in range(LANES):
+        o = circuit((w[e1 + lane] ^ k1, w[e2 + lane] ^ k2, w[e3 + lane] ^ k3,
+                     w[e4 + lane] ^ k4, w[e5 + lane] ^ k5, w[e6 + lane] ^ k6))
+        w[p1 + lane] ^= o[0]
+        w[p2 + lane] ^= o[1]
+        w[p3 + lane] ^= o[2]
+        w[p4 + lane] ^= o[3]
+
+
+@inline
+def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray) -> None:
+    """One Feistel round in place on the flat work array: L ^= P(S(E(R) ^ K))."""
+    _box(w, t, s, kr, 0, _S1)
+    _box(w, t, s, kr, 1, _S2)
+    _box(w, t, s, kr, 2, _S3)
+    _box(w, t, s, kr, 3, _S4)
+    _box(w, t, s, kr, 4, _S5)
+    _box(w, t, s, kr, 5, _S6)
+    _box(w, t, s, kr, 6, _S7)
+    _box(w, t, s, kr, 7, _S8)
+
+
+_HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
+
+
+@inline
+def _swap_halves(w: np.ndarray) -> None:
+    """Exchange L and R in the work array (the swap between DES passes)."""
+    for i in range(_HALF):
+        a = w[i]
+        w[i] = w[_HALF + i]
+        w[_HALF + i] = a
+
+
+@inline
+def _rounds(w: np.ndarray, kplanes: np.ndarray) -> None:
+    """Run kplanes.shape[0] rounds (a multiple of 16) on the flat work array.
+
+    Rounds go in pairs, L ^= f(R) then R ^= f(L), so the halves are constant
+    offsets (two specialised copies of the round, not one with variable
+    offsets).  After 16 rounds L16 sits in L and R16 in R; swapping them gives
+    the preoutput R16 || L16, which is also the next pass's L0 || R0 (3DES).
+    """
+    for r in range(0, kplanes.shape[0], 2):
+        _round(w, 0, _HALF, kplanes[r])
+        _round(w, _HALF, 0, kplanes[r + 1])
+        if r % 16 == 14:
+            _swap_halves(w)
+
+
+@inline
+def _gather_ip(planes: np.ndarray, w: np.ndarray, xor: int) -> None:
+    """w = IP(planes) as a renaming; xor = BSWAP_XOR reads byte-swapped planes."""
+    flat = planes.reshape(BLOCKS)
+    for k in range(64):
+        p = (_IP_PLANE[k] ^ xor) * LANES
+        for lane in range(LANES):
+            w[k * LANES + lane] = flat[p + lane]
+
+
+@inline
+def _scatter_fp(w: np.ndarray, planes: np.ndarray, xor: int) -> None:
+    """planes = FP(w) as a renaming (w the preoutput)."""
+    flat = planes.reshape(BLOCKS)
+    for k in range(64):
+        p = (_IP_PLANE[k] ^ xor) * LANES
+        for lane in range(LANES):
+            flat[p + lane] = w[k * LANES + lane]
+
+
+@numba.njit(nogil=True, cache=True)
+def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int) -> None:
+    """Encrypt planes in place (w is flat scratch); xor renames byte-swapped planes.
+
+    Deliberately not inlined: ecb, ecb_parallel and crypt_planes share this one
+    compiled copy of the (large) round code, which keeps cold compile time down.
+    """
+    prefer_wide_vectors()
+    _gather_ip(planes, w, xor)
+    _rounds(w, kplanes)
+    _scatter_fp(w, planes, xor)
+
+
+@numba.njit(nogil=True, cache=True)
+def _ecb_chunk(src, dst, start, count, kplanes, xor, buf, work) -> None:
+    """Encrypt blocks src[start:start+count] (count <= BLOCKS) into dst.
+
+    A compiled function of its own (not inlined), so the prange kernel runs
+    exactly the serial kernel's machine code: inlined into the parallel
+    loop body, LLVM vectorized the transposes worse (about 10% slower).
+    """
+    prefer_wide_vectors()
+    load_words(src, start, count, buf)
+    transpose64(buf)
+    crypt_into(buf, work, kplanes, xor)
+    transpose64(buf)
+    store_words(buf, dst, start, count)
+
+
+@numba.njit(nogil=True, cache=True)
+def to_planes(src_words: np.ndarray, start: int, count: int, swap: bool,
+              planes: np.ndarray) -> None:
+    """Transpose blocks src_words[start:start+count] (count <= 64*LANES) into planes.
+
+    Missing blocks are zero.  swap=True: each word is the block byte-swapped
+    (raw little-endian memory); planes always hold block-value bits.
+    """
+    prefer_wide_vectors()
+    load_words(src_words, start, count, planes)
+    transpose64(planes)
+    swap_renamed(planes, BSWAP_XOR if swap else 0)
+
+
+@numba.njit(nogil=True, cache=True)
+def from_planes(planes: np.ndarray, dst_words: np.ndarray, start: int, count: int,
+                swap: bool) -> None:
+    """Inverse of to_planes: write the first count blocks of planes to dst_words[start:].
+
+    ``planes`` is left unchanged (a chaining mode may still need it).
+    """
+    prefer_wide_vectors()
+    buf = new_planes()
+    copy_renamed(planes, buf, BSWAP_XOR if swap else 0)
+    transpose64(buf)
+    store_words(buf, dst_words, start, count)
+
+
+@numba.njit(nogil=True, cache=True)
+def crypt_planes(planes: np.ndarray, kplanes: np.ndarray) -> None:
+    """Apply the rounds of kplanes to a plane array in place (plaintext in, ciphertext out)."""
+    crypt_into(planes, new_work(), kplanes, 0)
+
+
+@numba.njit(nogil=True, cache=True)
+def ecb(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bool) -> None:
+    """ECB over all of src into dst (may be src), one pass of 64*LANES blocks at a time.
+
+    The last partial pass is zero-padded inside the kernel.
+    """
+    n = src.shape[0]
+    xor = BSWAP_XOR if swap else 0
+    buf = new_planes()
+    work = new_work()
+    for start in range(0, n, BLOCKS):
+        _ecb_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, xor, buf, work)
+
+
+def use_parallel(n_blocks: int) -> bool:
+    """Worth the prange kernel: more than one Numba thread and at least two passes."""
+    return numba.get_num_threads() > 1 and n_blocks >= 2 * BLOCKS
+
+
+# Not cached: cache=True on parallel=True kernels has crashed when the thread
+# count changed between processes (see tests); compiling it costs a few seconds.
+@numba.njit(parallel=True, nogil=True)
+def ecb_parallel(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bool) -> None:
+    """ecb, with passes split into one contiguous group per thread (own scratch each)."""
+    n = src.shape[0]
+    xor = BSWAP_XOR if swap else 0
+    chunks = (n + BLOCKS - 1) // BLOCKS
+    groups = min(chunks, numba.get_num_threads())
+    for g in numba.prange(groups):
+        buf = new_planes()
+        work = new_work()
+        for c in range(g * chunks // groups, (g + 1) * chunks // groups):
+            start = c * BLOCKS
+            _ecb_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, xor, buf, work)

@@ -1,0 +1,70 @@
+"""The twelve table variants as engines: one :class:`TableEngine` per libdes option set.
+
+Table engines serve every chain with the chaining inside the kernel (one
+call per stream), so they are what ``auto`` uses for sequential work and
+small inputs.  Their lookups depend on key and data bits: not constant-time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import chains
+from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
+from .kernels_gen import KERNELS, VariantKernels
+
+#: The default loop (4 rounds per iteration), libdes's build without options.
+DEFAULT = "table"
+
+
+class TableEngine:
+    """One table variant (``table``, ``table+unroll+risc2+ptr``, ...)."""
+
+    key_form = "frames"
+    constant_time = False
+
+    def __init__(self, name: str, kernels: VariantKernels):
+        self.name = name
+        self._kernels = kernels
+        self._table = SPTRANS_FLAT if kernels.ptr else SPTRANS
+
+    def __repr__(self) -> str:
+        return f"<table engine {self.name!r}>"
+
+    @property
+    def options(self) -> tuple[str, ...]:
+        """libdes option words, e.g. ('UNROLL', 'RISC2', 'PTR'); () for the default loop."""
+        return tuple(p.upper() for p in self.name.split("+")[1:])
+
+    @property
+    def ecb_kernel(self):
+        """The compiled ECB dispatcher (for machine-code comparisons)."""
+        return self._kernels.ecb
+
+    def build_key_form(self, round_keys: np.ndarray) -> np.ndarray:
+        return frame_schedule(round_keys)
+
+    def serves(self, chain: int) -> bool:
+        return True
+
+    def ecb(self, src, dst, keys, swap) -> None:
+        self._kernels.ecb(src, dst, keys, self._table, swap)
+
+    def chain(self, chain, src, dst, keys, swap, state) -> int:
+        if src.shape[0] == 0:
+            return state
+        return int(self._kernels.chain(src, dst, keys, self._table, swap, chain,
+                                       np.uint64(state)))
+
+    def cfb8(self, src, dst, keys, register, decrypt) -> int:
+        return int(self._kernels.cfb8(src, dst, keys, self._table, np.uint64(register), decrypt))
+
+    def many(self, chain, src, dst, keys, ivs, swap) -> None:
+        if chain in chains.ECB:  # one long run of independent blocks
+            self.ecb(src.reshape(-1), dst.reshape(-1), keys, swap)
+            return
+        for i in range(src.shape[0]):  # the messages one after another
+            self.chain(chain, src[i], dst[i], keys, swap, int(ivs[i]))
+
+
+ENGINES: tuple[TableEngine, ...] = tuple(TableEngine(n, k) for n, k in KERNELS.items())

@@ -1,0 +1,61 @@
+"""Checks of the mode arguments every entry point shares: mode, IV, padding.
+
+Each returns the validated value or raises ``TypeError`` (wrong type) or
+``ValueError`` (wrong value) naming the problem, before any work is done.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..engines.chains import MODES
+
+#: Modes that take any length (a keystream XORed into the data).
+BYTE_MODES = ("cfb", "cfb8", "ofb", "ctr")
+#: Modes that take ``padding="pkcs7"``.
+PADDED_MODES = ("ecb", "cbc")
+PADDINGS = ("pkcs7",)
+#: Modes of ``encrypt_many`` / ``decrypt_many`` (CFB-8 is one cipher call per byte).
+MANY_MODES = ("ecb", "cbc", "cfb", "ofb", "ctr")
+
+__all__ = ["BYTE_MODES", "MANY_MODES", "MODES", "PADDED_MODES", "PADDINGS", "check_iv",
+           "check_mode", "check_padding"]
+
+
+def check_mode(mode: Any, allowed: tuple[str, ...] = MODES, what: str = "") -> str:
+    if not isinstance(mode, str):
+        raise TypeError(f"mode must be a str, not {type(mode).__name__}")
+    if mode not in MODES:
+        raise ValueError(f"unknown mode {mode!r}; choose one of {MODES}")
+    if mode not in allowed:
+        raise ValueError(f"mode {mode!r} is not available {what}; choose one of {allowed}")
+    return mode
+
+
+def check_iv(mode: str, iv: Any) -> int | None:
+    """The IV as a block value; required for every mode but ECB, refused for ECB."""
+    if mode == "ecb":
+        if iv is not None:
+            raise ValueError("ECB takes no iv")
+        return None
+    if iv is None:
+        raise ValueError(f"mode {mode!r} needs an iv (8 bytes)")
+    if not isinstance(iv, (bytes, bytearray, memoryview)):
+        raise TypeError(f"iv must be bytes-like, not {type(iv).__name__}")
+    iv = bytes(iv)
+    if len(iv) != 8:
+        raise ValueError(f"iv must be 8 bytes, got {len(iv)}")
+    return int.from_bytes(iv, "big")
+
+
+def check_padding(mode: str, padding: Any) -> bool:
+    """True for PKCS#7 padding; only ECB and CBC take padding."""
+    if padding is None:
+        return False
+    if not isinstance(padding, str):
+        raise TypeError(f"padding must be None or a str, not {type(padding).__name__}")
+    if padding not in PADDINGS:
+        raise ValueError(f"unknown padding {padding!r}; choose None or one of {PADDINGS}")
+    if mode not in PADDED_MODES:
+        raise ValueError(f"mode {mode!r} takes any length and no padding")
+    return True

@@ -1,0 +1,234 @@
+"""Input checks and conversions shared by the cipher objects: the one place input is normalised.
+
+Everything is validated here before any kernel runs, so bad input raises a
+clear ``TypeError``/``ValueError`` and ``out=`` is never half-written.  The
+kernels are unchecked: they trust that what they get is a 1-D, C-contiguous
+array of exactly the length they are told, so every rule that protects them
+lives in this module:
+
+- NumPy subclasses are viewed as plain ``ndarray`` before anything else
+  (``np.memmap`` and other plain subclasses work exactly like the base
+  class); ``np.matrix`` and masked arrays, whose shapes or values do not mean
+  what the bytes mean, are refused.
+- ``out=`` that overlaps the input without being exactly the input (in
+  place) is served through a scratch buffer, then copied.
+- ``out=`` has the result's representation: the input's dtype (byte order
+  included) for arrays, raw bytes for byte input.
+
+Kernels see 1-D uint64 *words*.  For byte input (and big-endian uint64
+arrays) a word's memory holds the 8 block bytes, so on a little-endian
+machine the word is the block value byte-swapped (``swap=True``); a native
+uint64 array holds block values directly (``swap=False``).
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+_LITTLE = sys.byteorder == "little"
+
+#: ndarray subclasses whose elements or shape mean something the bytes do not.
+_REFUSED_SUBCLASSES = (np.matrix, np.ma.MaskedArray)
+
+
+def plain_array(arr: np.ndarray, name: str) -> np.ndarray:
+    """``arr`` as a base-class ``ndarray`` view, or ``TypeError`` for refused subclasses.
+
+    Subclass methods (``reshape`` keeping ``np.matrix`` 2-D, masked values)
+    would otherwise change what a "flat view" is under the kernels' feet.
+    """
+    if type(arr) is np.ndarray:
+        return arr
+    if isinstance(arr, _REFUSED_SUBCLASSES):
+        kind = "np.matrix" if isinstance(arr, np.matrix) else "a masked array"
+        hint = "np.asarray(x)" if isinstance(arr, np.matrix) else "x.filled(...)"
+        raise TypeError(
+            f"{name} is {kind}, which numbades does not take: pass {hint} (a plain ndarray)"
+        )
+    return arr.view(np.ndarray)
+
+
+def is_u64(dtype: np.dtype) -> bool:
+    """A 64-bit unsigned dtype of either byte order (one block per element)."""
+    return dtype.kind == "u" and dtype.itemsize == 8
+
+
+@dataclass
+class Data:
+    """A validated input: its memory as contiguous bytes, plus how to give back the result."""
+
+    raw: np.ndarray  # 1-D uint8 over the input's memory (a copy if it was not contiguous)
+    swap: bool  # words of raw are block values byte-swapped
+    kind: str  # "bytes", "bytearray", "memoryview", "array"
+    template: Any  # the input as a plain ndarray (shape, dtype) when kind == "array"
+
+    @property
+    def nbytes(self) -> int:
+        return self.raw.size
+
+    @property
+    def is_words(self) -> bool:
+        """A uint64 array: whole blocks by construction, no byte-level view."""
+        return self.kind == "array" and self.template.dtype.itemsize == 8
+
+    def block_bytes(self) -> np.ndarray:
+        """The blocks' bytes in FIPS order (a copy for native uint64 arrays)."""
+        if self.swap == _LITTLE:  # memory already holds block bytes
+            return self.raw
+        return self.raw.view(self.template.dtype).astype(">u8").view(np.uint8)
+
+
+def _buffer_bytes(mv: memoryview) -> np.ndarray:
+    """A memoryview's bytes as a 1-D uint8 array: a view when contiguous, else a copy."""
+    if not mv.c_contiguous:
+        return np.frombuffer(mv.tobytes(), dtype=np.uint8)
+    return np.frombuffer(mv.cast("B") if mv.format != "B" or mv.ndim != 1 else mv,
+                         dtype=np.uint8)
+
+
+def as_data(data: Any) -> Data:
+    """Check the type of ``data`` and view its memory as bytes."""
+    if isinstance(data, np.ndarray):
+        arr = plain_array(data, "data")
+        if arr.dtype == np.uint8:
+            return Data(np.ascontiguousarray(arr).reshape(-1), _LITTLE, "array", arr)
+        if is_u64(arr.dtype):
+            raw = np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
+            return Data(raw, not arr.dtype.isnative, "array", arr)
+        raise TypeError(
+            f"unsupported array dtype {arr.dtype}: use uint8 (raw bytes) "
+            "or uint64 (one big-endian block per element)"
+        )
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        raw = _buffer_bytes(memoryview(data))
+        kind = "memoryview" if isinstance(data, memoryview) else type(data).__name__
+        return Data(raw, _LITTLE, kind, None)
+    raise TypeError(
+        f"data must be bytes, bytearray, memoryview or a uint8/uint64 NumPy array, "
+        f"not {type(data).__name__}"
+    )
+
+
+def require_whole_blocks(data: Data, why: str) -> None:
+    if data.nbytes % 8:
+        raise ValueError(f"data is {data.nbytes} bytes, not a multiple of the 8-byte block ({why})")
+
+
+def writable_bytes(out: Any, name: str = "out") -> np.ndarray:
+    """``out`` as a writable 1-D uint8 view of its memory, or a clear error.
+
+    Takes a uint8 or uint64 array (of any plain subclass) or any object with
+    a writable, C-contiguous buffer (bytearray, memoryview, ``array.array``).
+    """
+    if isinstance(out, np.ndarray):
+        arr = plain_array(out, name)
+        if arr.dtype != np.uint8 and not is_u64(arr.dtype):
+            raise TypeError(f"unsupported {name} dtype {arr.dtype}: use uint8 or uint64")
+    elif isinstance(out, bytes):
+        raise TypeError(f"{name} is bytes, which is read-only: use a bytearray or an array")
+    else:
+        try:
+            mv = memoryview(out)
+        except TypeError:
+            raise TypeError(
+                f"{name} must be a NumPy array or an object with a writable buffer "
+                f"(bytearray, memoryview, array.array), not {type(out).__name__}"
+            ) from None
+        if mv.readonly:
+            raise TypeError(f"{name} is read-only")
+        if not mv.c_contiguous:
+            raise ValueError(f"{name} must be C-contiguous")
+        arr = _buffer_bytes(mv)
+    if not arr.flags.writeable:
+        raise TypeError(f"{name} is read-only")
+    if not arr.flags.c_contiguous:
+        raise ValueError(f"{name} must be C-contiguous")
+    return arr.reshape(-1).view(np.uint8)
+
+
+def check_out_kind(data: Data, out: Any) -> None:
+    """``out`` must hold the result in the input's representation (``TypeError`` if not).
+
+    A uint64 input needs a uint64 ``out`` of the same byte order (another
+    order would hold every block value byte-swapped); byte input needs byte
+    output (a uint8 array or a byte buffer).
+    """
+    if data.is_words:
+        if not isinstance(out, np.ndarray) or out.dtype != data.template.dtype:
+            what = f"dtype {out.dtype.str}" if isinstance(out, np.ndarray) else type(out).__name__
+            raise TypeError(
+                f"out ({what}) must be a uint64 array of the data's dtype "
+                f"{data.template.dtype.str}: blocks of another byte order or kind would "
+                "hold different values"
+            )
+    elif isinstance(out, np.ndarray) and out.dtype != np.uint8:
+        raise TypeError(
+            f"out (dtype {out.dtype.str}) must hold bytes for byte input: "
+            "use a uint8 array or a byte buffer"
+        )
+
+
+def same_memory(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two 1-D contiguous arrays over exactly the same bytes (an in-place call)."""
+    return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
+            and a.nbytes == b.nbytes)
+
+
+@dataclass
+class Destination:
+    """Where a kernel writes a result, and what the call returns.
+
+    ``bytes`` is what the kernels fill.  When ``out`` partly overlaps the
+    input, ``bytes`` is scratch and :meth:`commit` copies it into ``out``,
+    so no input byte is overwritten before it has been read.
+    """
+
+    bytes: np.ndarray  # 1-D uint8, C-contiguous: where the kernels write
+    result: Any  # the new array to return, or out, or None (build from bytes by kind)
+    target: np.ndarray | None = None  # out's bytes when ``bytes`` is scratch
+
+    def commit(self) -> None:
+        if self.target is not None:
+            self.target[:] = self.bytes
+
+
+def output(data: Data, nbytes: int, out: Any) -> Destination:
+    """Destination of a result ``nbytes`` long.
+
+    Without ``out`` a fresh result of the input's kind is made: a plain
+    ndarray of the input's shape and dtype when the size is unchanged, else
+    1-D.
+    """
+    if out is None:
+        if data.kind == "array":
+            if nbytes == data.nbytes:
+                result = np.empty(data.template.shape, data.template.dtype)
+            else:
+                result = np.empty(nbytes // data.template.dtype.itemsize, data.template.dtype)
+            return Destination(result.reshape(-1).view(np.uint8), result)
+        return Destination(np.empty(nbytes, dtype=np.uint8), None)
+    arr = writable_bytes(out)
+    check_out_kind(data, out)
+    if arr.size != nbytes:
+        raise ValueError(f"out holds {arr.size} bytes, the result needs {nbytes}")
+    if np.may_share_memory(arr, data.raw) and not same_memory(arr, data.raw):
+        return Destination(np.empty(nbytes, dtype=np.uint8), out, arr)
+    return Destination(arr, out)
+
+
+def finish(data: Data, dst: Destination, out: Any) -> Any:
+    """Commit the result and return it as the input's type (or ``out``)."""
+    dst.commit()
+    if out is not None:
+        return out
+    if data.kind == "array":
+        return dst.result
+    if data.kind == "bytearray":
+        return bytearray(dst.bytes.data)
+    if data.kind == "memoryview":
+        return memoryview(dst.bytes.tobytes())
+    return dst.bytes.tobytes()

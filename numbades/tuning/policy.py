@@ -1,0 +1,104 @@
+"""The ``auto`` policy: which engine serves a piece of work, and every threshold it uses.
+
+Work has a shape: a chain (``engines.chains``), a number of blocks and a
+number of messages (one for a single stream).  *Independent-block* chains
+(ECB, CTR, CBC and CFB decryption) can fill a bitslice pass from one
+stream; *sequential* chains (CBC/CFB encryption, OFB, CFB-8) cannot, so a
+single stream of them gets a table variant with the chaining inside the
+kernel, while many messages fill a pass with block *j* of each message.
+
+A request is what the caller asked for (:class:`Request`): an engine forced
+with ``variant=``, ``auto``, or ``auto`` steered by ``NUMBADES_VARIANT``
+(a preference: where that engine has no path, ``auto`` decides).
+"""
+
+from __future__ import annotations
+
+import os
+from typing import NamedTuple
+
+from ..engines import chains
+from ..engines.registry import BITSLICE, DEFAULT_TABLE_VARIANT, ENGINES, variants
+from . import machine, saved_choice
+
+#: From this many blocks ``auto`` uses bitslice for independent blocks.  A bitslice
+#: call costs a whole pass of 2048 blocks however short the input.  Measured
+#: with ``benchmarks/crossover.py`` on one core (2026-12-03): with AVX-512
+#: (Rocket Lake, 512-bit kernels) bitslice wins from 192 blocks (1.05x there,
+#: 1.31x at 256, 4.1x at 1024); with AVX2 only (znver3) from 384 (1.2x there,
+#: 0.9x at 256, 2.8x at 1024).  ``opts --save`` replaces it per machine.
+BITSLICE_THRESHOLD_BLOCKS = 256 if machine.has_avx512() else 384
+#: ``auto`` runs sequential chains of many messages on bitslice from this many
+#: messages up.  A pass costs about as much as 2048 blocks however few lanes
+#: are filled, and a table variant runs roughly 20x slower per block, so
+#: below ~100 messages the table engine is the better choice.
+MANY_BITSLICE_MIN_MESSAGES = 128
+
+ENV_VARIANT = "NUMBADES_VARIANT"
+
+
+class Request(NamedTuple):
+    """What a cipher object was asked to use."""
+
+    name: str  # "auto" or an engine name
+    forced: bool  # given as variant=...: refuse what that engine cannot run
+
+    @property
+    def label(self) -> str:
+        """The engine name the cipher reports as its ``variant``."""
+        return self.name
+
+
+def resolve(variant: object) -> Request:
+    """Validate a ``variant=`` argument; ``auto`` honours ``NUMBADES_VARIANT``.
+
+    ``NUMBADES_VARIANT`` set but empty means unset; one that names no engine
+    is a ``ValueError`` (a configuration mistake, reported when a cipher is made).
+    """
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a str, not {type(variant).__name__}")
+    if variant == "auto":
+        env = os.environ.get(ENV_VARIANT) or "auto"
+        if env != "auto" and env not in ENGINES:
+            raise ValueError(f"{ENV_VARIANT}={env!r} is not one of {variants()}")
+        return Request(env, forced=False)
+    if variant not in ENGINES:
+        raise ValueError(f"unknown variant {variant!r}; choose 'auto' or one of {variants()}")
+    return Request(variant, forced=True)
+
+
+def check_serves(request: Request, chain: int) -> None:
+    """``ValueError`` when a forced engine has no path for ``chain``."""
+    if request.forced and not ENGINES[request.name].serves(chain):
+        mode = chains.name(chain).split("-")[0]
+        why = " (one cipher call per byte)" if chain in chains.CFB8 else ""
+        raise ValueError(
+            f"{mode} has no {request.name} path{why}; use a table variant or 'auto'"
+        )
+
+
+def pick(request: Request, chain: int, blocks: int, messages: int = 1, *,
+         sequential: bool = False) -> str:
+    """The engine name that serves ``blocks`` blocks of ``chain`` over ``messages`` messages.
+
+    A forced engine always serves (``check_serves`` has vetted it).  Else an
+    engine named by ``NUMBADES_VARIANT`` serves where it can.  Else, for one
+    stream, the choice ``opts --save`` measured for this message size where
+    the work allows it, then ``BITSLICE_THRESHOLD_BLOCKS``; for many messages
+    of a chain, ``MANY_BITSLICE_MIN_MESSAGES``.  ``sequential=True`` treats
+    even an independent chain as one step at a time (a single keystream
+    block), which never goes to bitslice under ``auto``.
+    """
+    if request.forced:
+        return request.name
+    if request.name != "auto":
+        return request.name if ENGINES[request.name].serves(chain) else DEFAULT_TABLE_VARIANT
+    independent = chain in chains.INDEPENDENT and not sequential
+    if messages > 1 and chain not in chains.ECB:  # block j of many messages per pass
+        return BITSLICE if messages >= MANY_BITSLICE_MIN_MESSAGES else DEFAULT_TABLE_VARIANT
+    saved = saved_choice.load_saved_choice(saved_choice.size_class(8 * blocks))
+    if saved is not None and (independent or saved != BITSLICE):
+        return saved
+    if independent and blocks >= BITSLICE_THRESHOLD_BLOCKS:
+        return BITSLICE
+    return DEFAULT_TABLE_VARIANT

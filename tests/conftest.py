@@ -1,0 +1,24 @@
+"""Every test runs with the library's built-in behaviour, not the developer's.
+
+The autouse fixture gives each test a private, empty ``NUMBADES_CACHE_DIR``
+(no saved engine choices from ``numbades opts --save`` on this machine) and
+no ``NUMBADES_VARIANT``; tests that need either set it themselves.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+
+from numbades.tuning import saved_choice
+
+
+@pytest.fixture(autouse=True)
+def _library_defaults(tmp_path_factory: pytest.TempPathFactory,
+                      monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    monkeypatch.setenv(saved_choice.ENV_DIR, str(tmp_path_factory.mktemp("numbades-cache")))
+    monkeypatch.delenv("NUMBADES_VARIANT", raising=False)
+    saved_choice.forget_loaded()
+    yield
+    saved_choice.forget_loaded()

@@ -1,0 +1,82 @@
+"""The layer rule of docs/architecture.md holds, and the checker would notice a breach.
+
+``lint-imports`` reads the contracts in ``pyproject.toml``: cli -> cipher ->
+modes -> tuning -> engines -> des, each layer importing only those below,
+and the table and bitslice engines independent of each other.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import numbades
+from numbades.engines.registry import ENGINES
+
+ROOT = Path(__file__).resolve().parent.parent
+LINT_IMPORTS = shutil.which("lint-imports") or "lint-imports"
+
+
+def _lint(cwd: Path, pythonpath: Path) -> subprocess.CompletedProcess:
+    env = {**os.environ, "PYTHONPATH": str(pythonpath)}
+    return subprocess.run([LINT_IMPORTS, "--config", str(cwd / "pyproject.toml")], cwd=cwd,
+                          env=env, capture_output=True, text=True, timeout=300, check=False)
+
+
+def test_the_contracts_are_kept():
+    result = _lint(ROOT, ROOT)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "0 broken" in result.stdout
+
+
+@pytest.mark.parametrize(
+    ("module", "line", "contract"),
+    [
+        ("des/fips.py", "from ..modes import buffers  # upward\n", "Layers"),
+        ("engines/table/frame.py", "from ..bitslice import transpose  # across\n",
+         "Engines are independent"),
+        ("tuning/machine.py", "import numbades  # the package root\n", "Layers"),
+    ],
+)
+def test_a_breach_is_reported(tmp_path, module, line, contract):
+    """Copy the package, add one forbidden import, and lint-imports must fail."""
+    shutil.copytree(ROOT / "numbades", tmp_path / "numbades",
+                    ignore=shutil.ignore_patterns("__pycache__"))
+    shutil.copy(ROOT / "pyproject.toml", tmp_path / "pyproject.toml")
+    target = tmp_path / "numbades" / module
+    target.write_text(target.read_text() + "\n" + line)
+    result = _lint(tmp_path, tmp_path)
+    assert result.returncode != 0
+    assert contract in result.stdout and "BROKEN" in result.stdout
+
+
+def test_every_engine_implements_the_protocol():
+    for name, engine in ENGINES.items():
+        assert engine.name == name
+        for attribute in ("key_form", "constant_time", "build_key_form", "serves", "ecb",
+                          "chain", "cfb8", "many"):
+            assert hasattr(engine, attribute), (name, attribute)
+    assert list(ENGINES) == numbades.variants()
+    assert [ENGINES[n].constant_time for n in ENGINES] == [
+        n == "bitslice" for n in ENGINES]
+
+
+def test_no_module_imports_the_package_root():
+    """The only upward import the old layout had (``import numbades`` in the store) is gone."""
+    for path in (ROOT / "numbades").rglob("*.py"):
+        text = path.read_text()
+        assert "\nimport numbades\n" not in text, path
+        assert "\n    import numbades\n" not in text, path
+
+
+def test_tools_run_as_modules_without_path_edits():
+    result = subprocess.run([sys.executable, "-m", "tools.stamp_kernel_sources", "--check"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=120, check=False)
+    assert result.returncode == 0, result.stdout + result.stderr
+    for path in (ROOT / "tools").glob("*.py"):
+        assert "sys.path" not in path.read_text(), path
