@@ -129,7 +129,7 @@ def writable_bytes(out: Any, name: str = "out") -> np.ndarray:
         if arr.dtype != np.uint8 and not is_u64(arr.dtype):
             raise TypeError(f"unsupported {name} dtype {arr.dtype}: use uint8 or uint64")
     elif isinstance(out, bytes):
-        raise TypeError(f"{name} is bytes, which is immutable: use a bytearray or an array")
+        raise TypeError(f"{name} is bytes, which is read-only: use a bytearray or an array")
     else:
         try:
             mv = memoryview(out)
