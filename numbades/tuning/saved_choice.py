@@ -139,7 +139,7 @@ def save_choices(mapping: dict[str, str], details: dict[str, object] | None = No
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _loaded.pop(str(path), None)
+    forget_loaded()  # the next lookup reads what was just written
     return path
 
 
@@ -236,26 +236,42 @@ def _choices_in(path: Path, doc: object) -> dict[str, str]:
     return dict(choices)
 
 
+# The choices in force: (NUMBADES_CACHE_DIR value, its validated choices).
+_current: tuple[str | None, dict[str, str]] | None = None
+
+
+def _choices_for(override: str | None) -> dict[str, str]:
+    """The validated choices under one ``NUMBADES_CACHE_DIR`` value, read once."""
+    global _current
+    key = _path_for_environment()
+    if key not in _loaded:
+        choices = _read(Path(key))
+        unknown = sorted(v for v in choices.values() if v not in ENGINES)
+        if unknown:
+            choices = _reject(Path(key), f"engine {unknown[0]!r} is not one of this library's")
+        _loaded[key] = choices
+    _current = (override, _loaded[key])
+    return _loaded[key]
+
+
 def load_saved_choice(size_class: str) -> str | None:
     """Saved engine for ``size_class`` on this machine, or None to use the default.
 
     Never raises on a bad file: it warns (:class:`SavedChoiceWarning`) once
     per process and returns None.  A saved engine this library no longer has
-    is treated the same way.
+    is treated the same way.  ``auto`` asks on every call, so after the first
+    this is one environment lookup and two dictionary lookups.
     """
-    key = _path_for_environment()
-    if key not in _loaded:
-        _loaded[key] = _read(Path(key))
-    choice = _loaded[key].get(size_class)
-    if choice is None:
-        return None
-    if choice not in ENGINES:
-        _loaded[key] = _reject(Path(key), f"engine {choice!r} is not one of this library's")
-        return None
-    return choice
+    override = os.environ.get(ENV_DIR)
+    current = _current
+    choices = current[1] if current is not None and current[0] == override else (
+        _choices_for(override))
+    return choices.get(size_class)
 
 
 def forget_loaded() -> None:
     """Drop the in-process copy so the next lookup re-reads the file (tests, --save)."""
+    global _current
     _loaded.clear()
     _paths.clear()
+    _current = None

@@ -26,7 +26,7 @@ import numba
 import numpy as np
 
 from ..chains import CBC_DECRYPT, CBC_ENCRYPT, CFB_DECRYPT, CFB_ENCRYPT, CTR, OFB
-from .jit import inline, prefer_wide_vectors
+from ..jit import always_inline, inline
 from .rounds import crypt_into
 from .transpose import (
     BLOCKS,
@@ -40,8 +40,9 @@ from .transpose import (
     swap_renamed,
     transpose64,
 )
+from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "397870272174dbc7582f150ced592a4e4251ea81297784ad4229e144248d9474"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "cc258c1c10172816d4dfc0102e881d92de30ebf62a4adc5d0c7009b1ca9c96cf"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -74,6 +75,7 @@ def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
     zero, so each bit is sum = x ^ k ^ carry, carry = maj(x, k, carry).
     Writing plane i to i ^ xor hands the kernel byte-swapped-named planes.
     """
+    always_inline()
     carry = np.zeros(LANES, dtype=np.uint64)
     for i in range(64):
         k = np.uint64(0) - ((c >> np.uint64(i)) & np.uint64(1))  # all-ones iff bit i of c
@@ -89,6 +91,7 @@ def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
 @inline
 def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, buf, work) -> None:
     """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count."""
+    always_inline()
     _add_const(_INDEX_PLANES, c0 + np.uint64(start), buf, xor)
     crypt_into(buf, work, kplanes, xor)
     transpose64(buf)
@@ -115,6 +118,7 @@ def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
     Returns the chunk's last ciphertext word, read before dst is written
     (in place it is gone afterwards).
     """
+    always_inline()
     load_words(src, start, count, buf)
     transpose64(buf)
     crypt_into(buf, work, kplanes, xor)
@@ -143,6 +147,7 @@ def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
 @inline
 def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uint64:
     """CFB-decrypt src[start:start+count]: the cipher input is the stream shifted by one."""
+    always_inline()
     flat = buf.reshape(BLOCKS)
     flat[0] = prev
     for b in range(1, count):
@@ -176,6 +181,7 @@ def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
 @inline
 def _xor_into(x: np.ndarray, y: np.ndarray) -> None:
     """x ^= y over whole plane arrays."""
+    always_inline()
     fx = x.reshape(BLOCKS)
     fy = y.reshape(BLOCKS)
     for i in range(BLOCKS):
@@ -184,6 +190,7 @@ def _xor_into(x: np.ndarray, y: np.ndarray) -> None:
 
 @inline
 def _copy(src: np.ndarray, dst: np.ndarray) -> None:
+    always_inline()
     fs = src.reshape(BLOCKS)
     fd = dst.reshape(BLOCKS)
     for i in range(BLOCKS):
@@ -199,6 +206,7 @@ def _many_block(x, s, t, iv_planes, j, mode, kplanes, xor, work) -> None:
     CBC/CFB, previous keystream for OFB), ``t`` scratch; for CTR
     ``iv_planes`` holds the initial counters in value naming.
     """
+    always_inline()
     if mode == CBC_ENCRYPT:  # C = E(P ^ C_prev)
         _xor_into(x, s)
         crypt_into(x, work, kplanes, xor)
@@ -237,6 +245,7 @@ def _many_group(src2d, dst2d, m0, count, kplanes, ivs, mode, xor, tiles, s, t, i
     Blocks are gathered TILE at a time per message (one cache line each), so
     the strided walk down the messages touches each line once.
     """
+    always_inline()
     nblocks = src2d.shape[1]
     flat_tiles = tiles.reshape(TILE, BLOCKS)
     if mode == CTR:  # initial counters, value naming (the adder renames)

@@ -21,8 +21,8 @@ import numba
 import numpy as np
 
 from ...des import fips
+from ..jit import always_inline, inline
 from . import sbox_circuits_gen as circuits
-from .jit import inline, prefer_wide_vectors
 from .transpose import (
     BLOCKS,
     BSWAP_XOR,
@@ -35,8 +35,9 @@ from .transpose import (
     swap_renamed,
     transpose64,
 )
+from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "73f0a61fe247e1453d457b8b1db9ae6362f9df45d685d6edadef1710e26a80a9"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "44b5617bbf5f11fb9dc01ad8c58a3e8bd455175af2ebe6a1ec6a3748676ced64"  # see tools/stamp_kernel_sources.py
 
 
 # Work row k (0..63, FIPS bit k + 1 of the IP output L0 || R0) comes from
@@ -49,14 +50,17 @@ _P_ROW = tuple(fips.P.index(q + 1) for q in range(32))
 
 
 def _inlined(fn):
-    """An always-inlined njit wrapper of a circuit taking the six inputs as one tuple.
+    """A njit wrapper of a circuit taking the six inputs as one tuple, inlined by LLVM.
 
     ``fn`` is a generated circuit (plain or already jitted); one signature
-    lets a single ``_box`` serve all eight S-boxes.
+    lets a single ``_box`` serve all eight S-boxes.  The circuit is inlined
+    into its wrapper by Numba (once per S-box), the wrapper into ``_box`` by
+    LLVM.
     """
-    circuit = inline(getattr(fn, "py_func", fn))
+    circuit = numba.njit(inline="always", nogil=True)(getattr(fn, "py_func", fn))
 
     def on_tuple(x: tuple) -> tuple:
+        always_inline()
         return circuit(x[0], x[1], x[2], x[3], x[4], x[5])
 
     return inline(on_tuple)
@@ -68,28 +72,60 @@ _S5, _S6, _S7, _S8 = (_inlined(circuits.s5), _inlined(circuits.s6),
                       _inlined(circuits.s7), _inlined(circuits.s8))
 
 
+@numba.njit(nogil=True, cache=True)
+def _spread_bits(round_keys: np.ndarray, out: np.ndarray) -> None:
+    for r in range(round_keys.shape[0]):
+        k = round_keys[r]
+        for j in range(48):
+            out[r, j] = np.uint64(0) - ((k >> np.uint64(47 - j)) & np.uint64(1))
+
+
 def key_planes(round_keys48: np.ndarray) -> np.ndarray:
     """Spread R 48-bit round keys (application order) into an (R, 48) mask array.
 
     Element [r, j] is all-ones if FIPS bit j + 1 of round key r (integer bit
     47 - j) is set, else zero: XORing it into a plane flips that bit in every
-    block at once.
+    block at once.  One small kernel call (a new key's bitslice set-up is on
+    the path of its first block).
     """
     rk = np.ascontiguousarray(round_keys48, dtype=np.uint64).reshape(-1)
-    shifts = np.arange(47, -1, -1, dtype=np.uint64)
-    bits = (rk[:, None] >> shifts) & np.uint64(1)
-    return np.ascontiguousarray(bits * np.uint64(0xFFFFFFFFFFFFFFFF))
+    out = np.empty((rk.shape[0], 48), dtype=np.uint64)
+    _spread_bits(rk, out)
+    return out
 
 
 @inline
-def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int, circuit) -> None:
-    """S-box ``box`` of a round: L[P rows] ^= circuit(R[E rows] ^ key bits).
+def _sbox(box: int, x: tuple) -> tuple:
+    """S-box ``box`` (0..7) of six input words: one branch survives LLVM's constant folding."""
+    always_inline()
+    if box == 0:
+        return _S1(x)
+    if box == 1:
+        return _S2(x)
+    if box == 2:
+        return _S3(x)
+    if box == 3:
+        return _S4(x)
+    if box == 4:
+        return _S5(x)
+    if box == 5:
+        return _S6(x)
+    if box == 6:
+        return _S7(x)
+    return _S8(x)
 
-    ``w`` is the flat work array; ``t`` and ``s`` are the constant offsets of
-    the target (L) and source (R) halves.  Every index is a constant plus the
-    lane, so LLVM sees fixed distances between rows and vectorizes the lanes;
-    the key bits are read before the loop so no load in it may alias them.
+
+@inline
+def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int) -> None:
+    """S-box ``box`` of a round: L[P rows] ^= S(R[E rows] ^ key bits).
+
+    ``w`` is the flat work array; ``t`` and ``s`` are the offsets of the
+    target (L) and source (R) halves.  Inlined by LLVM with ``t``, ``s`` and
+    ``box`` constant, every index is a constant plus the lane, so LLVM sees
+    fixed distances between rows and vectorizes the lanes; the key bits are
+    read before the loop so no load in it may alias them.
     """
+    always_inline()
     j = 6 * box
     k1, k2, k3, k4, k5, k6 = kr[j], kr[j + 1], kr[j + 2], kr[j + 3], kr[j + 4], kr[j + 5]
     e1, e2, e3 = s + _E_ROW[j] * LANES, s + _E_ROW[j + 1] * LANES, s + _E_ROW[j + 2] * LANES
@@ -98,8 +134,8 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int, circuit) -> No
     p1, p2 = t + _P_ROW[q] * LANES, t + _P_ROW[q + 1] * LANES
     p3, p4 = t + _P_ROW[q + 2] * LANES, t + _P_ROW[q + 3] * LANES
     for lane in range(LANES):
-        o = circuit((w[e1 + lane] ^ k1, w[e2 + lane] ^ k2, w[e3 + lane] ^ k3,
-                     w[e4 + lane] ^ k4, w[e5 + lane] ^ k5, w[e6 + lane] ^ k6))
+        o = _sbox(box, (w[e1 + lane] ^ k1, w[e2 + lane] ^ k2, w[e3 + lane] ^ k3,
+                        w[e4 + lane] ^ k4, w[e5 + lane] ^ k5, w[e6 + lane] ^ k6))
         w[p1 + lane] ^= o[0]
         w[p2 + lane] ^= o[1]
         w[p3 + lane] ^= o[2]
@@ -108,15 +144,20 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int, circuit) -> No
 
 @inline
 def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray) -> None:
-    """One Feistel round in place on the flat work array: L ^= P(S(E(R) ^ K))."""
-    _box(w, t, s, kr, 0, _S1)
-    _box(w, t, s, kr, 1, _S2)
-    _box(w, t, s, kr, 2, _S3)
-    _box(w, t, s, kr, 3, _S4)
-    _box(w, t, s, kr, 4, _S5)
-    _box(w, t, s, kr, 5, _S6)
-    _box(w, t, s, kr, 6, _S7)
-    _box(w, t, s, kr, 7, _S8)
+    """One Feistel round in place on the flat work array: L ^= P(S(E(R) ^ K)).
+
+    ``np.int64(box)``: a plain integer, not a literal, so Numba compiles one
+    ``_box`` for all eight calls (LLVM folds the constants after inlining).
+    """
+    always_inline()
+    _box(w, t, s, kr, np.int64(0))
+    _box(w, t, s, kr, np.int64(1))
+    _box(w, t, s, kr, np.int64(2))
+    _box(w, t, s, kr, np.int64(3))
+    _box(w, t, s, kr, np.int64(4))
+    _box(w, t, s, kr, np.int64(5))
+    _box(w, t, s, kr, np.int64(6))
+    _box(w, t, s, kr, np.int64(7))
 
 
 _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
@@ -125,6 +166,7 @@ _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
 @inline
 def _swap_halves(w: np.ndarray) -> None:
     """Exchange L and R in the work array (the swap between DES passes)."""
+    always_inline()
     for i in range(_HALF):
         a = w[i]
         w[i] = w[_HALF + i]
@@ -140,9 +182,10 @@ def _rounds(w: np.ndarray, kplanes: np.ndarray) -> None:
     offsets).  After 16 rounds L16 sits in L and R16 in R; swapping them gives
     the preoutput R16 || L16, which is also the next pass's L0 || R0 (3DES).
     """
+    always_inline()
     for r in range(0, kplanes.shape[0], 2):
-        _round(w, 0, _HALF, kplanes[r])
-        _round(w, _HALF, 0, kplanes[r + 1])
+        _round(w, np.int64(0), np.int64(_HALF), kplanes[r])
+        _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1])
         if r % 16 == 14:
             _swap_halves(w)
 
@@ -150,6 +193,7 @@ def _rounds(w: np.ndarray, kplanes: np.ndarray) -> None:
 @inline
 def _gather_ip(planes: np.ndarray, w: np.ndarray, xor: int) -> None:
     """w = IP(planes) as a renaming; xor = BSWAP_XOR reads byte-swapped planes."""
+    always_inline()
     flat = planes.reshape(BLOCKS)
     for k in range(64):
         p = (_IP_PLANE[k] ^ xor) * LANES
@@ -160,6 +204,7 @@ def _gather_ip(planes: np.ndarray, w: np.ndarray, xor: int) -> None:
 @inline
 def _scatter_fp(w: np.ndarray, planes: np.ndarray, xor: int) -> None:
     """planes = FP(w) as a renaming (w the preoutput)."""
+    always_inline()
     flat = planes.reshape(BLOCKS)
     for k in range(64):
         p = (_IP_PLANE[k] ^ xor) * LANES
@@ -242,25 +287,3 @@ def ecb(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bool) -> No
     work = new_work()
     for start in range(0, n, BLOCKS):
         _ecb_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, xor, buf, work)
-
-
-def use_parallel(n_blocks: int) -> bool:
-    """Worth the prange kernel: more than one Numba thread and at least two passes."""
-    return numba.get_num_threads() > 1 and n_blocks >= 2 * BLOCKS
-
-
-# Not cached: cache=True on parallel=True kernels has crashed when the thread
-# count changed between processes (see tests); compiling it costs a few seconds.
-@numba.njit(parallel=True, nogil=True)
-def ecb_parallel(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bool) -> None:
-    """ecb, with passes split into one contiguous group per thread (own scratch each)."""
-    n = src.shape[0]
-    xor = BSWAP_XOR if swap else 0
-    chunks = (n + BLOCKS - 1) // BLOCKS
-    groups = min(chunks, numba.get_num_threads())
-    for g in numba.prange(groups):
-        buf = new_planes()
-        work = new_work()
-        for c in range(g * chunks // groups, (g + 1) * chunks // groups):
-            start = c * BLOCKS
-            _ecb_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, xor, buf, work)

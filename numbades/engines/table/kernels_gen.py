@@ -7,7 +7,8 @@ For each variant there are five functions:
 * ``block_<variant>(x, ks, sp)``: one 64-bit block value through IP, the
   rounds of every 32-word pass in ``ks`` (halves swapped after each pass, so
   3 passes are EDE) and FP; ``block2_<variant>`` does two blocks with their
-  rounds interleaved (both inlined into the kernels below).
+  rounds interleaved (both compiled once and inlined by LLVM into the
+  kernels below, see ``engines.jit``).
 * ``ecb_<variant>(src, dst, ks, sp, swap)``: ``block2`` over a batch of words.
 * ``chain_<variant>(src, dst, ks, sp, swap, mode, state)``: the whole-block
   chains of ``engines.chains`` over one stream, returning the next chaining
@@ -26,27 +27,30 @@ import numpy as np
 from numba import njit
 
 from ..chains import CBC_DECRYPT, CBC_ENCRYPT, CFB_DECRYPT, CFB_ENCRYPT, OFB
+from ..jit import always_inline, inline
 from .ip_fp import bswap64, join_from_frame, split_into_frame
 from .ptr_load import load_u32_at_byte
 
 # ruff: noqa: E501
 
-_INLINED_SOURCES_SHA256 = "8fad1be7f4a709a6978f92f2a5006bf7e683fd059b1f241b9c9eb78df8345bf2"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "ed4f651388ff6b9989a3609cc61e2a68cd9f9ba9abd4a09791be18e818ed3489"  # see tools/stamp_kernel_sources.py
 
 ONE = np.uint64(1)
 B8 = np.uint64(8)
 B56 = np.uint64(56)
 
 
-@njit(inline="always")
+@inline
 def val(word, swap):
     """A raw word as its block value (or back: the swap is an involution)."""
+    always_inline()
     return bswap64(word) if swap else word
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table(x, ks, sp):
     """``table``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -106,9 +110,10 @@ def block_table(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table(x, x_b, ks, sp):
     """``table``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -278,9 +283,10 @@ def cfb8_table(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_ptr(x, ks, sp):
     """``table+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -340,9 +346,10 @@ def block_table_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_ptr(x, x_b, ks, sp):
     """``table+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -512,9 +519,10 @@ def cfb8_table_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_risc1(x, ks, sp):
     """``table+risc1``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -610,9 +618,10 @@ def block_table_risc1(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_risc1(x, x_b, ks, sp):
     """``table+risc1``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -854,9 +863,10 @@ def cfb8_table_risc1(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_risc1_ptr(x, ks, sp):
     """``table+risc1+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -948,9 +958,10 @@ def block_table_risc1_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_risc1_ptr(x, x_b, ks, sp):
     """``table+risc1+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -1184,9 +1195,10 @@ def cfb8_table_risc1_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_risc2(x, ks, sp):
     """``table+risc2``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -1274,9 +1286,10 @@ def block_table_risc2(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_risc2(x, x_b, ks, sp):
     """``table+risc2``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -1502,9 +1515,10 @@ def cfb8_table_risc2(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_risc2_ptr(x, ks, sp):
     """``table+risc2+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -1588,9 +1602,10 @@ def block_table_risc2_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_risc2_ptr(x, x_b, ks, sp):
     """``table+risc2+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -1808,9 +1823,10 @@ def cfb8_table_risc2_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll(x, ks, sp):
     """``table+unroll``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -2042,9 +2058,10 @@ def block_table_unroll(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll(x, x_b, ks, sp):
     """``table+unroll``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -2542,9 +2559,10 @@ def cfb8_table_unroll(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll_ptr(x, ks, sp):
     """``table+unroll+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -2776,9 +2794,10 @@ def block_table_unroll_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll_ptr(x, x_b, ks, sp):
     """``table+unroll+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -3276,9 +3295,10 @@ def cfb8_table_unroll_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll_risc1(x, ks, sp):
     """``table+unroll+risc1``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -3654,9 +3674,10 @@ def block_table_unroll_risc1(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll_risc1(x, x_b, ks, sp):
     """``table+unroll+risc1``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -4442,9 +4463,10 @@ def cfb8_table_unroll_risc1(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll_risc1_ptr(x, ks, sp):
     """``table+unroll+risc1+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -4804,9 +4826,10 @@ def block_table_unroll_risc1_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll_risc1_ptr(x, x_b, ks, sp):
     """``table+unroll+risc1+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -5560,9 +5583,10 @@ def cfb8_table_unroll_risc1_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll_risc2(x, ks, sp):
     """``table+unroll+risc2``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -5906,9 +5930,10 @@ def block_table_unroll_risc2(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll_risc2(x, x_b, ks, sp):
     """``table+unroll+risc2``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -6630,9 +6655,10 @@ def cfb8_table_unroll_risc2(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll_risc2_ptr(x, ks, sp):
     """``table+unroll+risc2+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -6960,9 +6986,10 @@ def block_table_unroll_risc2_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll_risc2_ptr(x, x_b, ks, sp):
     """``table+unroll+risc2+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
