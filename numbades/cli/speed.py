@@ -189,7 +189,8 @@ def render_text(m: Measurements, args: argparse.Namespace, out: TextIO) -> None:
         ours, peer = per.get("numbades"), per.get("pycryptodome")
         text = f"{label:<16}numbades {1e6 / ours:6.2f} us/call" if ours else f"{label:<16}n/a"
         if ours and peer:
-            text += f", pycryptodome {1e6 / peer:6.2f} us/call, ratio {peer / ours:.2f} (above 1: faster)"
+            text += (f", pycryptodome {1e6 / peer:6.2f} us/call, time ratio "
+                     f"{peer / ours:.2f} (numbades/pycryptodome; below 1: numbades faster)")
         lines.append(text)
     lines.append("")
     rows = [

@@ -23,7 +23,7 @@ from ..tuning import policy
 
 #: Largest message this path takes: below every ``auto`` threshold, so the
 #: engine choice is the table variant's (or the saved small-size choice).
-LIMIT = 2048
+LIMIT = 1024
 _SWAP = sys.byteorder == "little"  # bytes hold block values byte-swapped on little-endian
 
 

@@ -98,7 +98,7 @@ def pick(request: Request, chain: int, blocks: int, messages: int = 1, *,
         if messages >= MANY_BITSLICE_MIN_MESSAGES:
             return _ready(BITSLICE, chain)
         return DEFAULT_TABLE_VARIANT
-    saved = saved_choice.load_saved_choice(saved_choice.size_class(8 * blocks))
+    saved = saved_choice.choice_for_bytes(8 * blocks)
     if saved is not None and (independent or saved != BITSLICE):
         return _ready(saved, chain)
     if independent and blocks >= BITSLICE_THRESHOLD_BLOCKS:

@@ -107,7 +107,7 @@ def kernel_timers() -> dict[str, tuple[float, float]]:
             name = f"{obj.py_func.__module__}.{obj.py_func.__qualname__}"
             total = llvm = 0.0
             for signature in obj.signatures:
-                found = obj.get_metadata(signature).get("timers", {})
+                found = (obj.get_metadata(signature) or {}).get("timers") or {}
                 total += found.get("compiler_lock", 0.0)
                 llvm += found.get("llvm_lock", 0.0)
             timers[name] = (total, llvm)
