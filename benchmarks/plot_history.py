@@ -6,10 +6,12 @@
 asv's own site needs JavaScript from public CDNs (docs/benchmarking.md); these
 plots are the view that works anywhere. One PNG per headline benchmark
 (throughput over commits, one line per machine) and ``summary.png``, all six
-on one page. Commits are ordered by commit date; each point is one asv figure
-(the median of a few timed loops in one process per asv round). Points drawn
-hollow were recorded while the host's load average exceeded its core count
-(``recordings.tsv``, written by ``benchmarks/record.sh``): read those as noisy.
+on one page. Commits are ordered by commit date; each point is one asv figure:
+for the ECB plots asv's median over its samples, with a bar over their
+interquartile range, elsewhere the median of three timed loops in one process.
+Points drawn hollow were recorded while the host's load average exceeded its
+core count (``recordings.tsv``, written by ``benchmarks/record.sh``): read
+those as noisy.
 
 A result file that is not asv's (version 2) format, or that does not parse,
 is skipped with a warning: the results directory is shared by every host and
@@ -33,8 +35,10 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_RESULTS = ROOT / "benchmarks" / "results"
 DEFAULT_OUT = ROOT / "benchmarks" / "plots"
 
-#: asv's name of the throughput benchmark the first two headlines read.
-ECB = "bench_throughput.EcbThroughput.track_ecb_encrypt"
+#: The 1 MiB ECB benchmark the first two headlines read: a ``time_`` benchmark (asv's
+#: full statistics, quartiles kept), seconds per call of ``MIB`` bytes.
+ECB = "bench_throughput.EcbTime.time_ecb_encrypt_1MiB"
+MIB = 1024 * 1024
 
 
 @dataclass(frozen=True)
@@ -43,8 +47,9 @@ class Series:
 
     label: str
     benchmark: str
-    params: tuple[str, ...] | None  # exact parameter values; None = best over ``pick``
-    pick: tuple[str, ...] = ()  # with params None: (value excluded, other fixed value)
+    params: tuple[str, ...] | None  # exact parameter values; None = best over the rest
+    exclude: str = ""  # with params None: the first parameter's value left out of "best"
+    nbytes: int = 0  # if set, the figure is seconds per call on this many bytes
 
 
 @dataclass(frozen=True)
@@ -59,9 +64,9 @@ class Headline:
 
 HEADLINES = (
     Headline("ecb_table_best", "DES-ECB 1 MiB, best table variant",
-             (Series("best table variant", ECB, None, ("bitslice", "1 MiB")),), "MB/s"),
+             (Series("best table variant", ECB, None, "bitslice", MIB),), "MB/s"),
     Headline("ecb_bitslice", "DES-ECB 1 MiB, bitslice engine",
-             (Series("bitslice", ECB, ("bitslice", "1 MiB")),), "MB/s"),
+             (Series("bitslice", ECB, ("bitslice",), nbytes=MIB),), "MB/s"),
     Headline("tdes_cbc", "3DES-CBC encrypt 1 MiB (auto)",
              (Series("3DES-CBC", "bench_modes.TripleDesModes.track_3des", ("cbc", "encrypt")),),
              "MB/s"),
@@ -84,11 +89,14 @@ AXIS_LABELS = {
 
 @dataclass
 class Commit:
-    """One commit's figures on one machine: {benchmark: {param tuple: value}}."""
+    """One commit's figures on one machine: {benchmark: {param tuple: value}}, and for
+    ``time_`` benchmarks the interquartile range of asv's samples."""
 
     hash: str
     date: int  # commit date, ms since the epoch (asv's field)
     values: dict[str, dict[tuple[str, ...], float]] = field(default_factory=dict)
+    quartiles: dict[str, dict[tuple[str, ...], tuple[float, float]]] = field(
+        default_factory=dict)
 
 
 @dataclass
@@ -107,6 +115,10 @@ def _param_value(text: str) -> str:
         return text
 
 
+def _finite(value: object) -> bool:
+    return isinstance(value, (int, float)) and math.isfinite(value)
+
+
 def parse_result_file(path: Path) -> Commit:
     """One asv results file (format version 2) as a :class:`Commit`; ValueError if it is not one."""
     try:
@@ -123,6 +135,7 @@ def parse_result_file(path: Path) -> Commit:
         raise ValueError("missing or mistyped asv fields (result_columns, results, commit_hash, date)")
     commit = Commit(commit_hash, date)
     r_col, p_col = columns.index("result"), columns.index("params")
+    q_cols = [columns.index(c) for c in ("stats_q_25", "stats_q_75") if c in columns]
     for name, row in results.items():
         try:
             values, params = row[r_col], row[p_col] if len(row) > p_col else []
@@ -133,8 +146,14 @@ def parse_result_file(path: Path) -> Commit:
             if not isinstance(values, list) or len(values) != len(combos):
                 raise ValueError("results do not match the parameter grid")
             commit.values[name] = {
-                combo: float(v) for combo, v in zip(combos, values, strict=True)
-                if isinstance(v, (int, float)) and math.isfinite(v)}
+                combo: float(v) for combo, v in zip(combos, values, strict=True) if _finite(v)}
+            if len(q_cols) == 2 and len(row) > max(q_cols):
+                q25, q75 = row[q_cols[0]], row[q_cols[1]]
+                if isinstance(q25, list) and isinstance(q75, list) and len(q25) == len(combos):
+                    commit.quartiles[name] = {
+                        combo: (float(a), float(b))
+                        for combo, a, b in zip(combos, q25, q75, strict=True)
+                        if _finite(a) and _finite(b)}
         except (TypeError, ValueError, IndexError) as exc:
             warnings.warn(f"{path}: skipping benchmark {name!r}: {exc}", stacklevel=2)
     return commit
@@ -186,23 +205,41 @@ def load_results(results_dir: Path) -> list[Machine]:
                 continue
             merged = machine.commits.setdefault(commit.hash, Commit(commit.hash, commit.date))
             merged.values.update(commit.values)
+            merged.quartiles.update(commit.quartiles)
         if machine.commits:
             machines.append(machine)
     return machines
 
 
-def series_value(commit: Commit, series: Series) -> float | None:
-    """The figure ``series`` plots for ``commit`` in the series' raw unit, or None."""
+def _pick(commit: Commit, series: Series) -> tuple[str, ...] | None:
+    """The parameters ``series`` reads on ``commit``: its own, or the best (lowest cost) variant."""
     table = commit.values.get(series.benchmark, {})
     if series.params is not None:
-        return table.get(series.params)
-    excluded, fixed = series.pick
-    candidates = [v for combo, v in table.items() if combo[0] != excluded and combo[1] == fixed]
-    return min(candidates) if candidates else None  # lowest cost = best variant
+        return series.params if series.params in table else None
+    candidates = [combo for combo in table if combo[0] != series.exclude]
+    return min(candidates, key=table.__getitem__) if candidates else None
+
+
+def _cost(raw: float, series: Series) -> float:
+    """A raw figure as the suite's cost unit: seconds per call become ns/byte."""
+    return raw * 1e9 / series.nbytes if series.nbytes else raw
+
+
+def series_value(commit: Commit, series: Series) -> float | None:
+    """The cost ``series`` plots for ``commit`` (ns/byte, us/call or s), or None."""
+    combo = _pick(commit, series)
+    return None if combo is None else _cost(commit.values[series.benchmark][combo], series)
+
+
+def series_quartiles(commit: Commit, series: Series) -> tuple[float, float] | None:
+    """The interquartile range of that figure (``time_`` benchmarks only), as costs."""
+    combo = _pick(commit, series)
+    spread = commit.quartiles.get(series.benchmark, {}).get(combo) if combo else None
+    return None if spread is None else (_cost(spread[0], series), _cost(spread[1], series))
 
 
 def to_unit(value: float, unit: str) -> float:
-    """The suite's costs in the plotted unit: ns/byte becomes MB/s (1000 / ns per byte)."""
+    """A cost in the plotted unit: ns/byte becomes MB/s (1000 / ns per byte)."""
     return 1000.0 / value if unit == "MB/s" else value
 
 
@@ -226,15 +263,19 @@ def draw(ax, headline: Headline, machines: list[Machine], axis: list[Commit]) ->
             for commit in machine.commits.values():
                 value = series_value(commit, series)
                 if value is not None and value > 0:
+                    spread = series_quartiles(commit, series)
                     points.append((position[commit.hash], to_unit(value, headline.unit),
-                                   commit.hash[:8] in machine.noisy))
+                                   commit.hash[:8] in machine.noisy,
+                                   spread and sorted(to_unit(q, headline.unit) for q in spread)))
             if not points:
                 continue
-            points.sort()
+            points.sort(key=lambda p: p[0])
             label = machine.name if len(headline.series) == 1 else f"{machine.name}: {series.label}"
             xs, ys = [p[0] for p in points], [p[1] for p in points]
             ax.plot(xs, ys, styles[s_index % len(styles)], color=color, label=label, linewidth=1.2)
-            for x, y, noisy in points:
+            for x, y, noisy, spread in points:
+                if spread:  # asv's interquartile range of the samples
+                    ax.plot([x, x], spread, "-", color=color, linewidth=3, alpha=0.4)
                 ax.plot([x], [y], "o", color=color, markersize=5,
                         markerfacecolor="white" if noisy else color)
             drawn += len(points)
@@ -255,9 +296,10 @@ def draw(ax, headline: Headline, machines: list[Machine], axis: list[Commit]) ->
     return drawn
 
 
-NOTE = ("Commits in commit-date order (short hashes); one asv figure per point. Hollow points were "
-        "recorded with the load average above the core count (shared, busy host): read trends "
-        "over several commits, not single points.")
+NOTE = ("Commits in commit-date order (short hashes); one asv figure per point (ECB: median of asv's "
+        "samples, bar = interquartile range). Hollow points were recorded with the load average "
+        "above the core count (a shared, busy host): read trends over several commits, not "
+        "single points.")
 
 
 def plot_all(results_dir: Path, out_dir: Path) -> list[Path]:

@@ -91,14 +91,17 @@ def test_malformed_and_foreign_files_are_skipped_with_a_warning(tmp_path):
 
 
 def _result_file(path: Path, ecb: list[float | None]) -> None:
-    """A minimal asv (format 2) result: ECB encrypt over 3 engines x 2 sizes, one small call."""
+    """A minimal asv (format 2) result: 1 MiB ECB over 3 engines (seconds per call, with
+    quartiles), and the small calls (us per call, no statistics)."""
+    engines = ["'table'", "'table+ptr'", "'bitslice'"]
+    quartile = [None if v is None else v * 0.9 for v in ecb], [
+        None if v is None else v * 1.2 for v in ecb]
     path.write_text(json.dumps({
         "commit_hash": "0123456789abcdef0123456789abcdef01234567",
         "date": 1_700_000_000_000,
-        "result_columns": ["result", "params", "version"],
+        "result_columns": ["result", "params", "version", "stats_q_25", "stats_q_75"],
         "results": {
-            plot_history.ECB: [ecb, [["'table'", "'table+ptr'", "'bitslice'"],
-                                     ["'64 B'", "'1 MiB'"]], "v"],
+            plot_history.ECB: [ecb, [engines], "v", *quartile],
             "bench_small.SmallCalls.track_call": [[2.5, None, 4.0],
                                                   [["'DES-ECB 8 B'", "'DES-ECB 16 B'",
                                                     "'3DES-ECB 16 B'"]], "v"],
@@ -109,22 +112,26 @@ def _result_file(path: Path, ecb: list[float | None]) -> None:
 
 def test_figures_are_read_and_converted_as_documented(tmp_path):
     path = tmp_path / "r.json"
-    #    table: 64 B, 1 MiB; table+ptr: 64 B, 1 MiB; bitslice: 64 B, 1 MiB
-    _result_file(path, [30.0, 20.0, 25.0, 16.0, None, 4.0])
+    _result_file(path, [0.020, 0.016, 0.004])  # seconds per 1 MiB: table, table+ptr, bitslice
     commit = plot_history.parse_result_file(path)
     best, bitslice, ctr = (plot_history.HEADLINES[0].series[0], plot_history.HEADLINES[1].series[0],
                            plot_history.HEADLINES[3].series[0])
-    assert plot_history.series_value(commit, best) == 16.0  # table+ptr at 1 MiB, not bitslice
-    assert plot_history.series_value(commit, bitslice) == 4.0
+    # table+ptr is the best table variant (bitslice is left out of "best"): 0.016 s per MiB.
+    assert plot_history.series_value(commit, best) == pytest.approx(0.016e9 / 2**20)
+    assert plot_history.to_unit(plot_history.series_value(commit, best), "MB/s") == \
+        pytest.approx(2**20 / 1e6 / 0.016)  # 65.5 MB/s
+    assert plot_history.series_quartiles(commit, best) == pytest.approx(
+        (0.016 * 0.9e9 / 2**20, 0.016 * 1.2e9 / 2**20))
+    assert plot_history.series_value(commit, bitslice) == pytest.approx(0.004e9 / 2**20)
     assert plot_history.series_value(commit, ctr) is None  # not recorded
-    assert plot_history.to_unit(16.0, "MB/s") == pytest.approx(62.5)
     small = plot_history.HEADLINES[4].series
     assert [plot_history.series_value(commit, s) for s in small] == [2.5, None, 4.0]
+    assert plot_history.series_quartiles(commit, small[0]) is None  # track_: no samples
 
 
 def test_a_grid_that_does_not_match_its_parameters_is_skipped_not_guessed(tmp_path):
     path = tmp_path / "r.json"
-    _result_file(path, [30.0, 20.0])  # 2 values for a 3 x 2 grid
+    _result_file(path, [0.02, 0.016])  # 2 values for 3 engines
     with pytest.warns(UserWarning, match="do not match"):
         commit = plot_history.parse_result_file(path)
     assert plot_history.ECB not in commit.values
