@@ -23,7 +23,7 @@ python - "$scratch/html/index.json" benchmarks/results <<'EOF'
 import json, sys
 from pathlib import Path
 published = set(json.loads(Path(sys.argv[1]).read_text())["params"]["machine"])
-recorded = {p.parent.name for p in Path(sys.argv[2]).glob("*/machine.json")}
+recorded = {p.parent.name for p in Path(sys.argv[2]).glob("*/*.json") if p.name != "machine.json"}
 if not recorded or recorded - published:
     sys.exit(f"ci_asv: asv publish left out recorded machines {sorted(recorded - published)}")
 print(f"ci_asv: asv publish: machines {sorted(published)}")
