@@ -254,7 +254,7 @@ def _commit_axis(machines: list[Machine]) -> list[Commit]:
 def draw(ax, headline: Headline, machines: list[Machine], axis: list[Commit]) -> int:
     """Draw one headline on ``ax``; returns the number of points drawn."""
     position = {c.hash: i for i, c in enumerate(axis)}
-    styles = ("-", "--", ":")
+    styles, markers = ("-", "--", ":"), ("o", "s", "^")
     drawn = 0
     for m_index, machine in enumerate(machines):
         color = f"C{m_index % 10}"
@@ -272,11 +272,12 @@ def draw(ax, headline: Headline, machines: list[Machine], axis: list[Commit]) ->
             points.sort(key=lambda p: p[0])
             label = machine.name if len(headline.series) == 1 else f"{machine.name}: {series.label}"
             xs, ys = [p[0] for p in points], [p[1] for p in points]
-            ax.plot(xs, ys, styles[s_index % len(styles)], color=color, label=label, linewidth=1.2)
+            ax.plot(xs, ys, styles[s_index % len(styles)] + markers[s_index % len(markers)],
+                    color=color, label=label, linewidth=1.2, markersize=5)
             for x, y, noisy, spread in points:
                 if spread:  # asv's interquartile range of the samples
                     ax.plot([x, x], spread, "-", color=color, linewidth=3, alpha=0.4)
-                ax.plot([x], [y], "o", color=color, markersize=5,
+                ax.plot([x], [y], markers[s_index % len(markers)], color=color, markersize=5,
                         markerfacecolor="white" if noisy else color)
             drawn += len(points)
     ax.set_title(headline.title, fontsize=10)
