@@ -93,6 +93,7 @@ mkdir -p "$(dirname "$log")"
 [ -s "$log" ] || printf 'commit\trecorded_utc\tseconds\tload_before\tload_after\n' >"$log"
 load() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null | tr ' ' '/' || echo n/a; }
 
+failed=()
 for commit in "${commits[@]}"; do
     short=${commit:0:8}
     git merge-base --is-ancestor "$commit" main 2>/dev/null \
@@ -100,9 +101,12 @@ for commit in "${commits[@]}"; do
     echo "record: $short on $machine (load $(load))"
     start=$SECONDS
     before=$(load)
+    # A failure (asv exits 2 when a benchmark failed) is reported at the end and
+    # does not stop the other commits; what did run is saved all the same.
     NUMBADES_BACKGROUND_COMPILE=0 asv run --machine "$machine" --quick --dry-run \
-        --bench "$WARMUP" "$commit^!" >/dev/null
-    asv run --machine "$machine" --show-stderr --bench "$SUBSET" "$commit^!"
+        --bench "$WARMUP" "$commit^!" >/dev/null || true
+    asv run --machine "$machine" --show-stderr --bench "$SUBSET" "$commit^!" \
+        || failed+=("$short")
     elapsed=$((SECONDS - start))
     printf '%s\t%s\t%s\t%s\t%s\n' "$short" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$elapsed" \
         "$before" "$(load)" >>"$log"
@@ -110,3 +114,7 @@ for commit in "${commits[@]}"; do
     echo "record: $short took ${elapsed} s, ${size:-0} bytes of results"
 done
 echo "record: now commit benchmarks/results/ (git add benchmarks/results && git commit)"
+if [ ${#failed[@]} -gt 0 ]; then
+    echo "record: benchmarks failed on ${failed[*]} (see asv's output above)" >&2
+    exit 1
+fi

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import KEY8, KEY24, library, seconds_per_call
+from . import KEY8, KEY24, library, require, seconds_per_call
 
 CASES = {"DES-ECB 8 B": ("DES", 8), "DES-ECB 16 B": ("DES", 16), "3DES-ECB 16 B": ("TripleDES", 16)}
 
@@ -18,6 +18,7 @@ class SmallCalls:
         numbades = library()
 
         cipher, nbytes = CASES[call]
+        require(hasattr(numbades, cipher), f"numbades.{cipher}")  # n/a before TripleDES existed
         self.cipher = getattr(numbades, cipher)(KEY8 if cipher == "DES" else KEY24)
         self.data = bytes(nbytes)
         self.cipher.encrypt(self.data)  # compile / load
