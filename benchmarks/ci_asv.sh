@@ -66,8 +66,8 @@ subset+="|PeakMemoryInPlace.peakmem_cbc_64MiB_in_place\('uint8 array'\)"
 
 log="$scratch/run.log"
 status=0
-timeout 540 asv run --config "$conf" --python=same --quick --show-stderr --bench "$subset" 2>&1 | tee "$log" \
-    || status=$?
+timeout 540 asv run --config "$conf" --python=same --quick --show-stderr --bench "$subset" 2>&1 \
+    | tee "$log" || status=$?
 # asv exits 2 when a benchmark failed (124: cut off by timeout). The log check
 # also catches failures asv reports with exit status 0: a benchmark's status
 # column ("failed", "1/2 failed") or asv's own "benchmark failed"/"timed out".
