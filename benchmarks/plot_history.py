@@ -23,6 +23,7 @@ from __future__ import annotations
 import argparse
 import ast
 import csv
+import io
 import json
 import math
 import sys
@@ -303,6 +304,17 @@ NOTE = ("Commits in commit-date order (short hashes); one asv figure per point (
         "single points.")
 
 
+def _save_png(fig, path: Path, **savefig_kwargs) -> None:
+    """Save ``fig`` as a 256-colour PNG: a third of the size of matplotlib's RGBA file,
+    which matters for ``summary.png``, kept in git and redrawn as history grows."""
+    from PIL import Image  # Pillow: a matplotlib dependency
+
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", **savefig_kwargs)
+    buffer.seek(0)
+    Image.open(buffer).convert("RGB").quantize(256).save(path, optimize=True)
+
+
 def plot_all(results_dir: Path, out_dir: Path) -> list[Path]:
     """Write one PNG per headline and ``summary.png`` into ``out_dir``; returns their paths."""
     import matplotlib
@@ -319,7 +331,7 @@ def plot_all(results_dir: Path, out_dir: Path) -> list[Path]:
         draw(ax, headline, machines, axis)
         ax.set_xlabel("commit", fontsize=8)
         path = out_dir / f"{headline.name}.png"
-        fig.savefig(path, dpi=100)
+        _save_png(fig, path, dpi=100)
         plt.close(fig)
         written.append(path)
     fig, axes = plt.subplots(2, 3, figsize=(16, 9), layout="constrained")
@@ -330,7 +342,7 @@ def plot_all(results_dir: Path, out_dir: Path) -> list[Path]:
                  fontsize=13)
     fig.text(0.5, -0.01, NOTE, ha="center", va="top", fontsize=8, wrap=True)
     path = out_dir / "summary.png"
-    fig.savefig(path, dpi=90, bbox_inches="tight")
+    _save_png(fig, path, dpi=90, bbox_inches="tight")
     plt.close(fig)
     written.append(path)
     return written
