@@ -1,8 +1,10 @@
 """The layer rule of docs/architecture.md holds, and the checker would notice a breach.
 
-``lint-imports`` reads the contracts in ``pyproject.toml``: cli -> cipher ->
-modes -> tuning -> engines -> des, each layer importing only those below,
-and the table and bitslice engines independent of each other.
+``lint-imports`` reads the contracts in ``pyproject.toml``: cli | dask ->
+cipher -> modes -> tuning -> engines -> des, each layer importing only those
+below (cli and dask independent siblings), the Dask integration using only
+the public cipher objects, and the table and bitslice engines independent of
+each other.
 """
 
 from __future__ import annotations
@@ -41,6 +43,10 @@ def test_the_contracts_are_kept():
         ("engines/table/frame.py", "from ..bitslice import transpose  # across\n",
          "Engines are independent"),
         ("tuning/machine.py", "import numbades  # the package root\n", "Layers"),
+        ("dask/chaining.py", "from ..modes import buffers  # beneath the public objects\n",
+         "The Dask integration uses only the public cipher objects"),
+        ("cli/asm.py", "from .. import dask  # a sibling of the same layer\n", "Layers"),
+        ("cipher.py", "from . import dask  # upward\n", "Layers"),
     ],
 )
 def test_a_breach_is_reported(tmp_path, module, line, contract):
