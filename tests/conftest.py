@@ -47,7 +47,7 @@ def dask_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
         env.delenv("NUMBADES_VARIANT", raising=False)
         numbades.dask.warm_up()
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=None)
+                               host="127.0.0.1", dashboard_address=":0")
     client = Client(cluster, set_as_default=False)
     try:
         numbades.dask.warm_up(client)
