@@ -1,0 +1,171 @@
+#!/usr/bin/env python
+"""numbades.dask on a local cluster, in one run: ``python benchmarks/dask_scaling.py``.
+
+Triple-DES over a 1 GiB stream (``--size``), every figure the median of
+``--repeats`` runs, with the setups measured in turn inside each repeat
+(interleaved, so a machine busy with other work slows them alike):
+
+1. **Scaling**: CTR and ECB encryption on a ``LocalCluster`` of 2 workers
+   (1 thread each) against 1 worker, 64 MiB chunks (``--chunk``).
+   Target: >= 1.8x on 2 cores.
+2. **Overhead**: 1 worker against plain ``cipher.encrypt`` of the same bytes
+   in this process's memory with one Numba thread (one core each).  Target
+   >= 0.8x at 64 MiB chunks; ``--sweep`` sizes show how it moves with chunk size.
+3. **CBC decryption** of the stream on 2 workers against
+   ``openssl enc -d -des-ede3-cbc -nopad`` of the same bytes (one core,
+   file in the page cache, output to /dev/null).
+
+Cluster timings are ``persist`` + ``wait``: the input is already in the
+workers' memory (generated there, persisted), the result stays there; nothing
+crosses to this process.  The load average before and after is printed: on a
+shared machine, read the ratios, not the rates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import tempfile
+import time
+from collections.abc import Callable
+
+import numba
+import numpy as np
+from distributed import Client, LocalCluster, wait
+
+import numbades
+import numbades.dask
+from numbades.cli.measure import format_size, machine_line, parse_size
+
+KEY = bytes.fromhex("0123456789abcdeffedcba987654321089abcdef01234567")
+IV = bytes.fromhex("1032547698badcfe")
+SEED = 20261204
+
+
+def _cluster(workers: int) -> tuple[LocalCluster, Client]:
+    cluster = LocalCluster(n_workers=workers, threads_per_worker=1, processes=True,
+                           host="127.0.0.1", dashboard_address=":0")
+    client = Client(cluster, set_as_default=False)
+    numbades.dask.warm_up(client)
+    return cluster, client
+
+
+def _stream(client: Client, size: int, chunk: int):
+    """``size`` random bytes in ``chunk``-byte chunks, generated and kept on the workers."""
+    import dask.array as da
+
+    x = da.random.default_rng(SEED).integers(0, 256, size, dtype=np.uint8, chunks=chunk)
+    x = client.persist(x)
+    _wait(client, x)
+    return x
+
+
+def _wait(client: Client, x) -> None:
+    with client.as_current():
+        wait(x)
+
+
+def _on_cluster(client: Client, x, mode: str, decrypt: bool = False) -> Callable[[], None]:
+    cipher = numbades.TripleDES(KEY)
+    run = numbades.dask.decrypt if decrypt else numbades.dask.encrypt
+    iv = None if mode == "ecb" else IV
+
+    def call() -> None:
+        y = client.persist(run(cipher, x, mode, iv=iv))
+        _wait(client, y)
+        del y
+
+    return call
+
+
+def _in_memory(data: np.ndarray, mode: str) -> Callable[[], None]:
+    cipher = numbades.TripleDES(KEY)
+    iv = None if mode == "ecb" else IV
+    return lambda: cipher.encrypt(data, mode, iv=iv)
+
+
+def _openssl_cbc_decrypt(path: str) -> Callable[[], None]:
+    command = ["openssl", "enc", "-d", "-des-ede3-cbc", "-nopad", "-K", KEY.hex(), "-iv", IV.hex(),
+               "-in", path, "-out", os.devnull]
+    return lambda: subprocess.run(command, check=True)
+
+
+def _seconds(call: Callable[[], None]) -> float:
+    started = time.perf_counter()
+    call()
+    return time.perf_counter() - started
+
+
+def interleaved(setups: dict[str, Callable[[], None]], repeats: int) -> dict[str, float]:
+    """Median seconds of each setup, after one untimed call each, the setups taking turns."""
+    for call in setups.values():
+        call()
+    times: dict[str, list[float]] = {name: [] for name in setups}
+    for _ in range(repeats):
+        for name, call in setups.items():
+            times[name].append(_seconds(call))
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def _rate(size: int, seconds: float) -> str:
+    return f"{size / seconds / 1e6:8.1f} MB/s"
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--size", type=parse_size, default=1 << 30, help="bytes (default 1G)")
+    parser.add_argument("--chunk", type=parse_size, default=64 << 20, help="default 64M")
+    parser.add_argument("--sweep", default="16M,64M,256M",
+                        help="chunk sizes for 1 worker vs memory ('' to skip)")
+    parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--skip-openssl", action="store_true")
+    args = parser.parse_args(argv)
+    size, chunk = args.size // 8 * 8, args.chunk // 8 * 8
+    numba.set_num_threads(1)  # the in-memory reference: one core, as one worker has
+    print(machine_line())
+    print(f"Triple-DES, {format_size(size)} stream, {format_size(chunk)} chunks, "
+          f"median of {args.repeats}; load average before: {os.getloadavg()}")
+
+    two_cluster, two = _cluster(2)
+    one_cluster, one = _cluster(1)
+    try:
+        x2, x1 = _stream(two, size, chunk), _stream(one, size, chunk)
+        data = x1.compute(scheduler=one)  # the same bytes, in this process
+        print("\n1. scaling and 2. overhead at the main chunk size")
+        for mode in ("ctr", "ecb"):
+            t = interleaved({"two": _on_cluster(two, x2, mode), "one": _on_cluster(one, x1, mode),
+                             "memory": _in_memory(data, mode)}, args.repeats)
+            print(f"  {mode}: 2 workers {_rate(size, t['two'])}, 1 worker {_rate(size, t['one'])}, "
+                  f"in memory {_rate(size, t['memory'])}; 2 vs 1 worker "
+                  f"{t['one'] / t['two']:.2f}x, 1 worker vs memory {t['memory'] / t['one']:.2f}x")
+        if args.sweep:
+            print("\n2. 1 worker vs in memory by chunk size (ctr)")
+            del x1
+            for text in args.sweep.split(","):
+                sweep_chunk = parse_size(text) // 8 * 8
+                xs = _stream(one, size, sweep_chunk)
+                t = interleaved({"one": _on_cluster(one, xs, "ctr"),
+                                 "memory": _in_memory(data, "ctr")}, args.repeats)
+                print(f"  {format_size(sweep_chunk):>8} chunks: 1 worker {_rate(size, t['one'])}, "
+                      f"in memory {_rate(size, t['memory'])}, ratio {t['memory'] / t['one']:.2f}x")
+                del xs
+        if not args.skip_openssl and shutil.which("openssl"):
+            print("\n3. CBC decryption: 2 workers vs openssl enc -d -des-ede3-cbc (one core)")
+            with tempfile.NamedTemporaryFile(suffix=".bin") as file:
+                data.tofile(file.name)
+                t = interleaved({"two": _on_cluster(two, x2, "cbc", decrypt=True),
+                                 "openssl": _openssl_cbc_decrypt(file.name)}, args.repeats)
+            print(f"  2 workers {_rate(size, t['two'])}, openssl {_rate(size, t['openssl'])}, "
+                  f"ratio {t['openssl'] / t['two']:.2f}x")
+    finally:
+        for client, cluster in ((two, two_cluster), (one, one_cluster)):
+            client.close()
+            cluster.close()
+    print(f"\nload average after: {os.getloadavg()}")
+
+
+if __name__ == "__main__":
+    main()
