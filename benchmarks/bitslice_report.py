@@ -41,8 +41,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 
 if __name__ == "__main__":
     # Two Numba threads for the scaling figure; must be set before numba loads.
@@ -50,10 +48,11 @@ if __name__ == "__main__":
 
 import numba
 import numpy as np
-from benchmarks.bench_compile import cold_then_warm  # the asv suite, beside this script
+from benchmarks.bench_compile import cold_then_warm
 from llvmlite import binding as llvm
 
 import numbades
+from benchmarks import interleaved, seconds  # the asv suite's helpers, beside this script
 from numbades.cli.measure import KEY24, format_size, parse_size
 from numbades.des import keyschedule as _keyschedule
 from numbades.engines.bitslice import jit as _vector_width
@@ -63,12 +62,6 @@ from numbades.tuning import machine as _machine
 
 KEY = bytes.fromhex("133457799bbcdff1")
 MiB = 1024 * 1024
-
-
-def seconds(call: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    call()
-    return time.perf_counter() - start
 
 
 # ---------------------------------------------------------------- SIMD
@@ -200,17 +193,6 @@ def scaling(nbytes: int, repeats: int) -> list[str]:
 
 
 # ---------------------------------------------------------------- modes
-
-
-def interleaved(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Median seconds per call, the calls taken in turn so drift hits them alike."""
-    for call in calls.values():
-        call()
-    samples: dict[str, list[float]] = {k: [] for k in calls}
-    for _ in range(repeats):
-        for k, call in calls.items():
-            samples[k].append(seconds(call))
-    return {k: statistics.median(v) for k, v in samples.items()}
 
 
 def mode_ratios(nbytes: int, repeats: int) -> list[str]:

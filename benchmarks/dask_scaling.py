@@ -26,10 +26,8 @@ from __future__ import annotations
 import argparse
 import os
 import shutil
-import statistics
 import subprocess
 import tempfile
-import time
 from collections.abc import Callable
 
 import numba
@@ -38,6 +36,7 @@ from distributed import Client, LocalCluster, wait
 
 import numbades
 import numbades.dask
+from benchmarks import interleaved  # the asv suite's helpers, beside this script
 from numbades.cli.measure import format_size, machine_line, parse_size
 
 KEY = bytes.fromhex("0123456789abcdeffedcba987654321089abcdef01234567")
@@ -91,23 +90,6 @@ def _openssl_cbc_decrypt(path: str) -> Callable[[], None]:
     command = ["openssl", "enc", "-d", "-des-ede3-cbc", "-nopad", "-K", KEY.hex(), "-iv", IV.hex(),
                "-in", path, "-out", os.devnull]
     return lambda: subprocess.run(command, check=True)
-
-
-def _seconds(call: Callable[[], None]) -> float:
-    started = time.perf_counter()
-    call()
-    return time.perf_counter() - started
-
-
-def interleaved(setups: dict[str, Callable[[], None]], repeats: int) -> dict[str, float]:
-    """Median seconds of each setup, after one untimed call each, the setups taking turns."""
-    for call in setups.values():
-        call()
-    times: dict[str, list[float]] = {name: [] for name in setups}
-    for _ in range(repeats):
-        for name, call in setups.items():
-            times[name].append(_seconds(call))
-    return {name: statistics.median(t) for name, t in times.items()}
 
 
 def _rate(size: int, seconds: float) -> str:
