@@ -61,6 +61,9 @@ def test_the_cipher_is_one_graph_key_named_by_nothing_secret():
     assert len(holders) == 1 and holders[0].startswith("numbades-cipher-")
     tasks_using_it = [k for k in graph if holders[0] in dask.core.get_dependencies(graph, k)]
     assert len(tasks_using_it) == 2 * 50  # every chunk task of both layers (50 chunks each)
+    (optimized,) = dask.optimize(y)  # what a scheduler receives: one copy of the round keys
+    round_keys = cipher._schedule.round_keys.tobytes()
+    assert pickle.dumps(dict(optimized.__dask_graph__())).count(round_keys) == 1
     twin = nd.encrypt(numbades.TripleDES(key), x, "cbc", iv=bytes(8))
     twin_holders = [k for k, v in dict(twin.__dask_graph__()).items()
                     if isinstance(getattr(v, "value", v), numbades.TripleDES)]
