@@ -2,15 +2,12 @@
 
 The autouse fixture gives each test a private, empty ``NUMBADES_CACHE_DIR``
 (no saved engine choices from ``numbades opts --save`` on this machine) and
-no ``NUMBADES_VARIANT``; tests that need either set it themselves.  The Dask
-tests share one local cluster (``dask_client``) and run on it and on the
-threaded scheduler (``compute``).
+no ``NUMBADES_VARIANT``; tests that need either set it themselves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from typing import Any
+from collections.abc import Iterator
 
 import pytest
 
@@ -25,44 +22,3 @@ def _library_defaults(tmp_path_factory: pytest.TempPathFactory,
     saved_choice.forget_loaded()
     yield
     saved_choice.forget_loaded()
-
-
-@pytest.fixture(scope="session")
-def dask_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
-    """A ``distributed`` cluster on this machine only: 2 worker processes of 1 thread each.
-
-    Started once for the session and closed at its end.  The kernels are
-    compiled (or loaded) in this process first, so that the workers, which
-    import the same numbades and so share its ``__pycache__``, only load them.
-    The workers get the library defaults too: a private, empty
-    ``NUMBADES_CACHE_DIR`` and no ``NUMBADES_VARIANT``.  Not the default
-    scheduler: tests name the scheduler they use.
-    """
-    from distributed import Client, LocalCluster
-
-    import numbades.dask
-
-    with pytest.MonkeyPatch.context() as env:
-        env.setenv(saved_choice.ENV_DIR, str(tmp_path_factory.mktemp("numbades-cache-workers")))
-        env.delenv("NUMBADES_VARIANT", raising=False)
-        numbades.dask.warm_up()
-        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
-                               host="127.0.0.1", dashboard_address=":0")
-    client = Client(cluster, set_as_default=False)
-    try:
-        numbades.dask.warm_up(client)
-        yield client
-    finally:
-        client.close()
-        cluster.close()
-
-
-@pytest.fixture(params=["threads", "cluster"])
-def compute(request: pytest.FixtureRequest) -> Callable[..., tuple]:
-    """``dask.compute`` on the threaded scheduler or on the session's cluster."""
-    import dask
-
-    if request.param == "threads":
-        return lambda *arrays: dask.compute(*arrays, scheduler="threads")
-    client = request.getfixturevalue("dask_client")
-    return lambda *arrays: tuple(client.compute(list(arrays), sync=True))

@@ -1,7 +1,9 @@
 """Checks of what the ``numbades.dask`` calls are given, all before a graph is built.
 
 The cipher, the Dask array (type, dtype, dimensions, known chunk sizes) and
-where its chunks split the blocks.  Mode, IV and padding are checked by the
+its chunking: chunk boundaries of a stream on block boundaries, each row of
+a batch in one chunk (refused with the rechunk that fixes it, or rechunked
+on request).  Mode, IV and padding are checked by the
 public cipher objects themselves (making a streaming context validates them
 without running a kernel), so their errors read exactly as ``cipher.encrypt``'s.
 """
@@ -89,7 +91,33 @@ def aligned_chunks(chunks: tuple[int, ...]) -> tuple[int, ...]:
     return sizes or (0,)
 
 
-def refuse_misaligned(chunks: tuple[int, ...], at: int) -> None:
+def _check_rechunk(rechunk: Any) -> None:
+    if not isinstance(rechunk, bool):
+        raise TypeError(f"rechunk must be a bool, not {type(rechunk).__name__}")
+
+
+def whole_rows(x: da.Array, rechunk: Any) -> da.Array:
+    """A 2-D ``x`` whose rows each lie in one chunk: as it is, rechunked, or refused."""
+    _check_rechunk(rechunk)
+    if len(x.chunks[1]) == 1:
+        return x
+    if rechunk:
+        return x.rechunk({1: -1})
+    raise ValueError(
+        "each message (row) must lie in one chunk, but x's second axis is split into "
+        f"{len(x.chunks[1])} chunks: rechunk first, x.rechunk({{1: -1}}), or pass rechunk=True"
+    )
+
+
+def block_aligned(x: da.Array, rechunk: Any) -> da.Array:
+    """A 1-D ``x`` whose chunks split no block: as it is, rechunked, or refused."""
+    _check_rechunk(rechunk)
+    chunks = x.chunks[0]
+    at = misaligned_boundary(chunks, x.dtype.itemsize)
+    if at is None:
+        return x
+    if rechunk:
+        return x.rechunk((aligned_chunks(chunks),))
     suggestion = max(BLOCK, chunks[0] // BLOCK * BLOCK)
     raise ValueError(
         f"a chunk boundary of x falls at byte {at}, inside an 8-byte block: every chunk but "

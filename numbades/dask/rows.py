@@ -37,16 +37,7 @@ def crypt_many(cipher: DES | TripleDES, x: Any, mode: Any, ivs: Any, rechunk: An
         )
     threads = check_numba_threads(numba_threads)
     ivs = _check_ivs(mode, ivs, x.shape[0])
-    if not isinstance(rechunk, bool):
-        raise TypeError(f"rechunk must be a bool, not {type(rechunk).__name__}")
-    if len(x.chunks[1]) > 1:
-        if not rechunk:
-            raise ValueError(
-                "each message (row) must lie in one chunk, but x's second axis is split into "
-                f"{len(x.chunks[1])} chunks: rechunk first, x.rechunk({{1: -1}}), "
-                "or pass rechunk=True"
-            )
-        x = x.rechunk({1: -1})
+    x = inputs.whole_rows(x, rechunk)
     return _build(cipher, x, mode, ivs, threads, decrypt)
 
 

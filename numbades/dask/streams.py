@@ -41,11 +41,18 @@ def crypt(cipher: DES | TripleDES, x: Any, mode: str, iv: Any, padding: Any, rec
     x = inputs.check_array(x, 1, "one stream; use encrypt_many for rows as messages")
     inputs.check_context(cipher, mode, iv, padding, decrypt)
     threads = check_numba_threads(numba_threads)
-    itemsize = x.dtype.itemsize
     padded = padding is not None
-    if padded and itemsize == 8:
+    _check_length(mode, x, padded, decrypt)
+    x = inputs.block_aligned(x, rechunk)
+    iv_bytes = None if iv is None else bytes(iv)
+    return _build(cipher, x, mode, iv_bytes, padded, threads, decrypt)
+
+
+def _check_length(mode: str, x: da.Array, padded: bool, decrypt: bool) -> None:
+    """The length rules of one call on the whole stream (``docs/api.md``, Modes)."""
+    if padded and x.dtype.itemsize == 8:
         raise TypeError("padding works on bytes; a uint64 array is whole blocks (padding=None)")
-    nbytes = x.shape[0] * itemsize
+    nbytes = x.shape[0] * x.dtype.itemsize
     if mode in WHOLE_BLOCKS and nbytes % inputs.BLOCK and not (padded and not decrypt):
         raise ValueError(
             f"x is {nbytes} bytes, not a multiple of the 8-byte block "
@@ -53,15 +60,6 @@ def crypt(cipher: DES | TripleDES, x: Any, mode: str, iv: Any, padding: Any, rec
         )
     if padded and decrypt and nbytes == 0:
         raise ValueError("padded ciphertext is at least one block (8 bytes), got 0")
-    if not isinstance(rechunk, bool):
-        raise TypeError(f"rechunk must be a bool, not {type(rechunk).__name__}")
-    at = inputs.misaligned_boundary(x.chunks[0], itemsize)
-    if at is not None:
-        if not rechunk:
-            inputs.refuse_misaligned(x.chunks[0], at)
-        x = x.rechunk((inputs.aligned_chunks(x.chunks[0]),))
-    iv_bytes = None if iv is None else bytes(iv)
-    return _build(cipher, x, mode, iv_bytes, padded, threads, decrypt)
 
 
 def _final_chunk(sizes: tuple[int, ...]) -> int:

@@ -20,7 +20,7 @@ import pytest
 import numbades
 import numbades.dask as nd
 
-from .oracle import pycryptodome, random_key, ref_decrypt, ref_encrypt
+from ..oracle import pycryptodome, random_key, ref_decrypt, ref_encrypt
 
 MODES = ["ecb", "cbc", "cfb", "cfb8", "ofb", "ctr"]
 #: (bytes, chunks): whole blocks, one block per chunk, a short last chunk, an

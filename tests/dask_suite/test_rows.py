@@ -16,7 +16,7 @@ import pytest
 import numbades
 import numbades.dask as nd
 
-from .oracle import random_key, ref_decrypt, ref_encrypt
+from ..oracle import random_key, ref_decrypt, ref_encrypt
 
 MODES = ["ecb", "cbc", "cfb", "ofb", "ctr"]
 #: (messages, row chunks, byte chunks)

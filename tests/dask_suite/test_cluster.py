@@ -24,7 +24,7 @@ import numbades
 import numbades.dask as nd
 from examples.dask_zarr import decrypt_zarr, encrypt_zarr, same_arrays
 
-from .oracle import random_key, ref_decrypt, ref_encrypt
+from ..oracle import random_key, ref_decrypt, ref_encrypt
 
 
 @pytest.mark.parametrize(
@@ -135,7 +135,7 @@ def test_tls_cluster_carries_keys_encrypted():
 
 
 def test_zarr_round_trip_chunk_by_chunk(dask_client, tmp_path):
-    """The README's example: Zarr -> encrypted Zarr -> decrypted Zarr, on the cluster."""
+    """examples/dask_zarr.py: Zarr -> encrypted Zarr -> decrypted Zarr, on the cluster."""
     import zarr
 
     rng = np.random.default_rng(2)
