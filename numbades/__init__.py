@@ -6,7 +6,9 @@ variants, plus a bitsliced batch engine.  See ``numbades.variants()``.
 The public surface is the nine names below (``docs/api.md`` is the
 contract); the subpackages are the implementation, layered top-down as
 ``docs/architecture.md`` describes: ``cli`` -> ``cipher`` -> ``modes`` ->
-``tuning`` -> ``engines`` -> ``des``.
+``tuning`` -> ``engines`` -> ``des``.  ``numbades.dask`` (the ``dask`` extra)
+encrypts Dask arrays with these objects; ``import numbades`` does not import
+Dask.
 """
 
 from .cipher import DES, TripleDES

@@ -111,9 +111,14 @@ def test_the_thread_limit_is_put_back():
 
 
 def test_tls_cluster_carries_keys_encrypted():
-    """The graph (and so the round keys) travels over TLS between client, scheduler and worker."""
+    """The graph (and so the round keys) travels over TLS between client, scheduler and workers.
+
+    Also: a worker that joins after ``warm_up(client)`` is warmed up by the plugin.
+    """
     from distributed import Client, LocalCluster
     from distributed.security import Security
+
+    from numbades.dask import workers as workers_module
 
     security = Security.temporary()
     rng = np.random.default_rng(443)
@@ -124,8 +129,13 @@ def test_tls_cluster_carries_keys_encrypted():
                       dashboard_address=":0", security=security) as cluster, \
             Client(cluster, security=security, set_as_default=False) as client:
         assert client.scheduler.address.startswith("tls://")
+        assert len(nd.warm_up(client)) == 1
+        cluster.scale(2)  # a worker that joins later warms up too (the plugin)
+        client.wait_for_workers(2, timeout=120)
+        warmed = client.run(lambda: workers_module.last_seconds)
+        assert len(warmed) == 2 and all(s is not None for s in warmed.values())
         workers = client.scheduler_info()["workers"]
-        assert workers and all(address.startswith("tls://") for address in workers)
+        assert len(workers) == 2 and all(address.startswith("tls://") for address in workers)
         cipher = numbades.TripleDES(key)
         x = da.from_array(data, chunks=64)
         enc, dec = client.compute([nd.encrypt(cipher, x, "cfb", iv=iv),
