@@ -10,6 +10,7 @@ without running a kernel), so their errors read exactly as ``cipher.encrypt``'s.
 
 from __future__ import annotations
 
+import itertools
 import math
 from typing import Any
 
@@ -76,8 +77,8 @@ def misaligned_boundary(chunks: tuple[int, ...], itemsize: int) -> int | None:
 def aligned_chunks(chunks: tuple[int, ...]) -> tuple[int, ...]:
     """Byte chunks with every inner boundary moved down to a block boundary.
 
-    The result has at most as many chunks, each within 7 bytes of the
-    original size, so ``x.rechunk(aligned_chunks(x.chunks[0]))`` moves at most
+    Each boundary moves by at most 7 bytes (a chunk left empty by the move
+    disappears), so ``x.rechunk(aligned_chunks(x.chunks[0]))`` moves at most
     7 bytes per boundary from one chunk to its neighbour.
     """
     total = sum(chunks)
@@ -87,7 +88,7 @@ def aligned_chunks(chunks: tuple[int, ...]) -> tuple[int, ...]:
         cut = end if end == total else end // BLOCK * BLOCK
         if cut > (bounds[-1] if bounds else 0):
             bounds.append(cut)
-    sizes = tuple(b - a for a, b in zip([0, *bounds[:-1]], bounds, strict=True))
+    sizes = tuple(b - a for a, b in itertools.pairwise([0, *bounds]))
     return sizes or (0,)
 
 

@@ -196,3 +196,14 @@ def test_chain_links_wait_for_a_chaining_value_not_a_chunk():
                    for d in dependencies[link])
     (states,) = {key[0] for key in graph if isinstance(key, tuple) and key[0].endswith("-state")}
     assert sum(1 for link in links if (states, link[1] - 1) in dependencies[link]) == len(links) - 1
+
+
+@pytest.mark.parametrize("chunks", [(13, 13, 13), (3, 3, 90), (16, 16), (0,), (5,), (7, 9, 0, 17, 8)])
+def test_aligned_chunks_move_each_boundary_down_to_a_block(chunks):
+    aligned = nd.aligned_chunks(chunks)
+    assert sum(aligned) == sum(chunks)
+    inner = np.cumsum(aligned)[:-1]
+    assert all(end % 8 == 0 for end in inner)
+    old_inner = [end for end in np.cumsum(chunks)[:-1] if end < sum(chunks)]
+    assert set(inner) <= {end // 8 * 8 for end in old_inner}
+    assert len(aligned) <= len(chunks)
