@@ -6,9 +6,10 @@
 
 A legacy archive under Triple-DES-CBC: encryption is a chain of tasks (each
 chunk needs the previous chunk's last ciphertext block), read from one Zarr
-store and written to another chunk by chunk, so memory stays bounded however
-large the array; decryption runs every chunk in parallel.  Nothing is held
-whole in memory: the check at the end compares the stores chunk by chunk.
+store and written to another chunk by chunk, so no step needs the whole
+array in memory (though Dask may read plaintext chunks ahead of the chain,
+within the workers' memory limits: docs/api.md); decryption runs every chunk
+in parallel.  The check at the end compares the stores chunk by chunk.
 """
 
 from __future__ import annotations

@@ -13,8 +13,8 @@ object gives for the whole array in memory::
 
 One stream (a 1-D array): ECB, CTR and CBC/CFB/CFB-8 decryption run every
 chunk in parallel; CBC/CFB/CFB-8 encryption and OFB run as a chain of
-tasks, one chunk after another (out of core, with bounded memory, but on
-one core at a time).  Rows as messages (``encrypt_many``): parallel in
+tasks, one chunk after another (out of core, but on one core at a time;
+Dask's schedulers may read input ahead of a slow chain).  Rows as messages (``encrypt_many``): parallel in
 every mode.  Needs the ``dask`` extra: ``pip install "numbades[dask]"``.
 See ``docs/api.md`` for the full contract: chunk rules, keys on the wire,
 workers and Numba threads.

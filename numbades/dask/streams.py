@@ -6,8 +6,9 @@
   taken by a small task on that chunk, so only 8 bytes travel).
 - A chain of tasks: CBC, CFB and CFB-8 encryption and OFB both ways.  Each
   link returns its output and the chaining value after it, and the next
-  link depends on that value only, so the chain runs one chunk after
-  another, with no more than a few chunks in memory, on any worker.
+  link depends on that value only (8 bytes), so the chain runs one chunk
+  after another on whichever worker holds the chunk, holding a few chunks
+  itself (how far ahead Dask reads the input is the scheduler's choice).
 
 PKCS#7 padding (ECB and CBC) happens in the final chunk only (the last
 non-empty one): encryption makes it up to 8 bytes longer, decryption up to

@@ -11,6 +11,7 @@ in memory.
 from __future__ import annotations
 
 import threading
+import weakref
 
 import dask
 import dask.array as da
@@ -178,6 +179,46 @@ def test_a_chunk_reads_only_what_its_mode_needs(mode, decrypt, chunks_read):
     assert recorder.read == chunks_read
     expected = (cipher.decrypt if decrypt else cipher.encrypt)(data, mode, iv=iv)[320:384]
     assert np.array_equal(got, expected)
+
+
+class _LiveChunks:
+    """Makes input chunks on demand and counts how many are alive at once."""
+
+    def __init__(self) -> None:
+        self.alive = self.most = 0
+        self._lock = threading.Lock()
+
+    def make(self, block: np.ndarray, block_info=None) -> np.ndarray:
+        chunk = np.full(block.shape, block_info[0]["chunk-location"][0] % 256, np.uint8)
+        with self._lock:
+            self.alive += 1
+            self.most = max(self.most, self.alive)
+        weakref.finalize(chunk, self._gone)
+        return chunk
+
+    def _gone(self) -> None:
+        with self._lock:
+            self.alive -= 1
+
+
+@pytest.mark.parametrize(("mode", "decrypt"), [("cbc", False), ("ofb", False), ("cfb8", False),
+                                               ("cbc", True)])
+def test_a_stream_is_processed_with_a_few_chunks_in_memory(mode, decrypt):
+    """Out of core: 40 chunks stored one by one, never more than three input chunks held at once.
+
+    On the synchronous scheduler, which reads no input ahead of the chain (the
+    threaded and distributed schedulers may: docs/api.md, Dask).
+    """
+    cipher = numbades.DES(bytes(range(8)))
+    live = _LiveChunks()
+    x = da.zeros(64 * 40, dtype=np.uint8, chunks=64).map_blocks(live.make, dtype=np.uint8)
+    y = (nd.decrypt if decrypt else nd.encrypt)(cipher, x, mode, iv=bytes(8))
+    sink = np.empty(y.shape, np.uint8)
+    da.store(y, sink, scheduler="sync", lock=False)
+    assert 1 <= live.most <= 3
+    expected_input = np.repeat(np.arange(40, dtype=np.uint8), 64)
+    run = cipher.decrypt if decrypt else cipher.encrypt
+    assert np.array_equal(sink, run(expected_input, mode, iv=bytes(8)))
 
 
 def test_chain_links_wait_for_a_chaining_value_not_a_chunk():
