@@ -71,11 +71,13 @@ def _wait(client: Client, x) -> None:
 
 
 def _on_cluster(client: Client, x, mode: str, decrypt: bool = False) -> Callable[[], None]:
-    cipher = numbades.TripleDES(KEY)
     run = numbades.dask.decrypt if decrypt else numbades.dask.encrypt
     iv = None if mode == "ecb" else IV
 
     def call() -> None:
+        # A new cipher object each time: a new graph key for it, so new result keys, and
+        # no run can find the previous run's results still held by the scheduler.
+        cipher = numbades.TripleDES(KEY)
         y = client.persist(run(cipher, x, mode, iv=iv))
         _wait(client, y)
         del y
