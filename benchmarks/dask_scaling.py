@@ -30,6 +30,7 @@ shared machine, read the ratios, not the rates.
 from __future__ import annotations
 
 import argparse
+import logging
 import multiprocessing
 import os
 import shutil
@@ -157,6 +158,7 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     size, chunk = args.size // 8 * 8, args.chunk // 8 * 8
     numba.set_num_threads(1)  # the in-memory reference: one core, as one worker has
+    logging.getLogger("distributed").setLevel(logging.WARNING)  # no start/close chatter
     print(machine_line())
     print(f"Triple-DES, {format_size(size)} stream, {format_size(chunk)} chunks, "
           f"median of {args.repeats}; load average before: {os.getloadavg()}")
