@@ -25,7 +25,16 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..chains import CBC_DECRYPT, CBC_ENCRYPT, CFB_DECRYPT, CFB_ENCRYPT, CTR, OFB
+from ..chains import (
+    CBC_DECRYPT,
+    CBC_ENCRYPT,
+    CFB_DECRYPT,
+    CFB_ENCRYPT,
+    CTR,
+    ECB_DECRYPT,
+    ECB_ENCRYPT,
+    OFB,
+)
 from .jit import inline, prefer_wide_vectors
 from .rounds import crypt_into
 from .transpose import (
@@ -41,7 +50,7 @@ from .transpose import (
     transpose64,
 )
 
-_INLINED_SOURCES_SHA256 = "397870272174dbc7582f150ced592a4e4251ea81297784ad4229e144248d9474"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "2ae576bfc85ea9fb3dc36201595b043b9f53c73a641e8b29c25b34170d99d22f"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -191,29 +200,33 @@ def _copy(src: np.ndarray, dst: np.ndarray) -> None:
 
 
 @inline
-def _many_block(x, s, t, iv_planes, j, mode, kplanes, xor, work) -> None:
+def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
     """One block position of a group of messages, in plane form.
 
     ``x`` holds block ``j`` of every message (raw naming) and is replaced by
     the output block; ``s`` is the chaining state (previous ciphertext for
     CBC/CFB, previous keystream for OFB), ``t`` scratch; for CTR
-    ``iv_planes`` holds the initial counters in value naming.
+    ``iv_planes`` holds the initial counters in value naming.  ``crypt`` is
+    the block cipher over a plane array (``rounds.crypt_into`` with one key;
+    ``lane_keys.crypt_lanes_into`` with a key per lane) and ``kplanes`` its keys.
     """
-    if mode == CBC_ENCRYPT:  # C = E(P ^ C_prev)
+    if mode == ECB_ENCRYPT or mode == ECB_DECRYPT:  # only with a key per lane
+        crypt(x, work, kplanes, xor)
+    elif mode == CBC_ENCRYPT:  # C = E(P ^ C_prev)
         _xor_into(x, s)
-        crypt_into(x, work, kplanes, xor)
+        crypt(x, work, kplanes, xor)
         _copy(x, s)
     elif mode == CBC_DECRYPT:  # P = D(C) ^ C_prev
         _copy(x, t)
-        crypt_into(x, work, kplanes, xor)
+        crypt(x, work, kplanes, xor)
         _xor_into(x, s)
         _copy(t, s)
     elif mode == CFB_ENCRYPT:  # C = P ^ E(C_prev)
-        crypt_into(s, work, kplanes, xor)
+        crypt(s, work, kplanes, xor)
         _xor_into(x, s)
         _copy(x, s)
     elif mode == CFB_DECRYPT:  # P = C ^ E(C_prev); the state becomes C
-        crypt_into(s, work, kplanes, xor)
+        crypt(s, work, kplanes, xor)
         fx = x.reshape(BLOCKS)
         fs = s.reshape(BLOCKS)
         for i in range(BLOCKS):
@@ -221,17 +234,17 @@ def _many_block(x, s, t, iv_planes, j, mode, kplanes, xor, work) -> None:
             fx[i] = c ^ fs[i]
             fs[i] = c
     elif mode == OFB:  # O = E(O_prev), out = in ^ O
-        crypt_into(s, work, kplanes, xor)
+        crypt(s, work, kplanes, xor)
         _xor_into(x, s)
     else:  # CTR: out = in ^ E(iv + j)
         _add_const(iv_planes, np.uint64(j), t, xor)
-        crypt_into(t, work, kplanes, xor)
+        crypt(t, work, kplanes, xor)
         _xor_into(x, t)
 
 
 @inline
-def _many_group(src2d, dst2d, m0, count, kplanes, ivs, mode, xor, tiles, s, t, iv_planes,
-                work) -> None:
+def many_group(src2d, dst2d, m0, count, crypt, kplanes, ivs, mode, xor, tiles, s, t, iv_planes,
+               work) -> None:
     """Run messages m0 .. m0+count-1 (count <= 64*LANES) through every block position.
 
     Blocks are gathered TILE at a time per message (one cache line each), so
@@ -254,17 +267,16 @@ def _many_group(src2d, dst2d, m0, count, kplanes, ivs, mode, xor, tiles, s, t, i
         for q in range(tn):
             x = tiles[q]
             transpose64(x)
-            _many_block(x, s, t, iv_planes, j0 + q, mode, kplanes, xor, work)
+            _many_block(x, s, t, iv_planes, j0 + q, mode, crypt, kplanes, xor, work)
             transpose64(x)
         for b in range(count):
             for q in range(tn):
                 dst2d[m0 + b, j0 + q] = flat_tiles[q, b]
 
 
-@numba.njit(nogil=True, cache=True)
-def _many(src2d, dst2d, kplanes, ivs, mode, xor) -> None:
-    prefer_wide_vectors()
-    m = src2d.shape[0]
+@inline
+def many_scratch():
+    """Zeroed scratch of ``many_group``: (tiles, s, t, iv_planes), and the work array."""
     tiles = aligned_words(TILE * BLOCKS).reshape(TILE, 64, LANES)
     tiles[:] = 0  # padding lanes stay defined
     s = new_planes()
@@ -273,10 +285,17 @@ def _many(src2d, dst2d, kplanes, ivs, mode, xor) -> None:
     s[:] = 0
     t[:] = 0
     iv_planes[:] = 0
-    work = new_work()
+    return tiles, s, t, iv_planes, new_work()
+
+
+@numba.njit(nogil=True, cache=True)
+def _many(src2d, dst2d, kplanes, ivs, mode, xor) -> None:
+    prefer_wide_vectors()
+    m = src2d.shape[0]
+    tiles, s, t, iv_planes, work = many_scratch()
     for m0 in range(0, m, BLOCKS):
-        _many_group(src2d, dst2d, m0, min(BLOCKS, m - m0), kplanes, ivs, mode, xor, tiles, s, t,
-                    iv_planes, work)
+        many_group(src2d, dst2d, m0, min(BLOCKS, m - m0), crypt_into, kplanes, ivs, mode, xor,
+                   tiles, s, t, iv_planes, work)
 
 
 # ------------------------------------------------------------- Python entry points
