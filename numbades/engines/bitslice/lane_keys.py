@@ -25,23 +25,27 @@ import numba
 import numpy as np
 
 from ...des.keybits import ROUND_KEY_BITS
-from .jit import inline, prefer_wide_vectors
+from .jit import arrays_do_not_overlap, inline, prefer_wide_vectors
 from .mode_kernels import many_group, many_scratch
 from .rounds import gather_ip, rounds_on, scatter_fp
 from .transpose import BLOCKS, BSWAP_XOR, LANES, aligned_words, load_words, transpose64
 
-_INLINED_SOURCES_SHA256 = "bad3684b1169ba69204e4d86b7066c4809edb151c614ea63def2b9f56c5061c5"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "b6863aa921f9d0648601d84180ec28bcb9c8c82f6f342d684f3347d4d95e781d"  # see tools/stamp_kernel_sources.py
 
 
 @inline
 def lane_key_bit(w, kp, e, a, k, m, lane):
-    """S-box input bit under a key per lane: ``k`` is the offset of the key plane in ``kp``."""
-    return w[e + lane] ^ kp[k + lane]
+    """S-box input bit under a key per lane: ``k`` is the offset of the key plane in ``kp``.
+
+    ``k`` is unsigned, so the index is too and Numba adds no negative-index
+    wraparound (which would turn each vector load into four scalar ones).
+    """
+    return w[e + lane] ^ kp[k + np.uint64(lane)]
 
 
 @lru_cache(maxsize=None)
 def key_table(passes: tuple[tuple[int, bool], ...]) -> np.ndarray:
-    """(16 * passes, 48) int64: offset in the flat key planes of each round's key bits.
+    """(16 * passes, 48) uint64: offset in the flat key planes of each round's key bits.
 
     ``passes`` lists (key set, reversed) per DES pass in application order
     (``des.keybits.passes``); key set ``s`` occupies planes 64 s .. 64 s + 63.
@@ -51,7 +55,7 @@ def key_table(passes: tuple[tuple[int, bool], ...]) -> np.ndarray:
         for r in range(16):
             bits = ROUND_KEY_BITS[15 - r if backwards else r]
             rows.append([(64 * key_set + 64 - n) * LANES for n in bits])
-    table = np.array(rows, dtype=np.int64)
+    table = np.array(rows, dtype=np.uint64)
     table.setflags(write=False)
     return table
 
@@ -64,6 +68,7 @@ def crypt_lanes_into(planes: np.ndarray, w: np.ndarray, keys: tuple, xor: int) -
     of the round code.
     """
     prefer_wide_vectors()
+    arrays_do_not_overlap()
     table, kp = keys
     gather_ip(planes, w, xor)
     rounds_on(w, table, kp, lane_key_bit, lane_key_bit)

@@ -50,7 +50,7 @@ from .transpose import (
     transpose64,
 )
 
-_INLINED_SOURCES_SHA256 = "2ae576bfc85ea9fb3dc36201595b043b9f53c73a641e8b29c25b34170d99d22f"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "3b1f6bfa32e8fe0aa7ce042e40b6efc5145ec2fc242f2b1b1ab7ac1136e84139"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -248,30 +248,47 @@ def many_group(src2d, dst2d, m0, count, crypt, kplanes, ivs, mode, xor, tiles, s
     """Run messages m0 .. m0+count-1 (count <= 64*LANES) through every block position.
 
     Blocks are gathered TILE at a time per message (one cache line each), so
-    the strided walk down the messages touches each line once.
+    the strided walk down the messages touches each line once.  The walk
+    uses unsigned flat indices: Numba then adds no negative-index wraparound
+    to each access, which made the gather cost as much as the rounds for
+    one-block messages.
     """
     nblocks = src2d.shape[1]
+    src_flat = src2d.reshape(src2d.size)
+    dst_flat = dst2d.reshape(dst2d.size)
+    stride = np.uint64(nblocks)
     flat_tiles = tiles.reshape(TILE, BLOCKS)
     if mode == CTR:  # initial counters, value naming (the adder renames)
         load_words(ivs, m0, count, iv_planes)
         transpose64(iv_planes)
-    else:  # chaining state lives in the data's (raw) naming
+    elif mode != ECB_ENCRYPT and mode != ECB_DECRYPT:  # chaining state, data's (raw) naming
         load_words(ivs, m0, count, s)
         transpose64(s)
         swap_renamed(s, xor)
     for j0 in range(0, nblocks, TILE):
         tn = min(TILE, nblocks - j0)
-        for b in range(count):
-            for q in range(tn):
-                flat_tiles[q, b] = src2d[m0 + b, j0 + q]
+        first = np.uint64(m0) * stride + np.uint64(j0)  # block j0 of message m0
+        if tn == 1:  # one column (one-block messages: a contiguous copy)
+            for b in range(count):
+                flat_tiles[0, b] = src_flat[first + np.uint64(b) * stride]
+        else:
+            for b in range(count):
+                at = first + np.uint64(b) * stride
+                for q in range(tn):
+                    flat_tiles[q, b] = src_flat[at + np.uint64(q)]
         for q in range(tn):
             x = tiles[q]
             transpose64(x)
             _many_block(x, s, t, iv_planes, j0 + q, mode, crypt, kplanes, xor, work)
             transpose64(x)
-        for b in range(count):
-            for q in range(tn):
-                dst2d[m0 + b, j0 + q] = flat_tiles[q, b]
+        if tn == 1:
+            for b in range(count):
+                dst_flat[first + np.uint64(b) * stride] = flat_tiles[0, b]
+        else:
+            for b in range(count):
+                at = first + np.uint64(b) * stride
+                for q in range(tn):
+                    dst_flat[at + np.uint64(q)] = flat_tiles[q, b]
 
 
 @inline
