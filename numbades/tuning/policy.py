@@ -18,7 +18,14 @@ import os
 from typing import NamedTuple
 
 from ..engines import chains
-from ..engines.registry import BITSLICE, DEFAULT_TABLE_VARIANT, ENGINES, variants
+from ..engines.registry import (
+    BITSLICE,
+    CRYPT3_ENGINES,
+    DEFAULT_TABLE_VARIANT,
+    ENGINES,
+    KEY_ROWS_ENGINES,
+    variants,
+)
 from . import machine, saved_choice
 
 #: From this many blocks ``auto`` uses bitslice for independent blocks.  A bitslice
@@ -33,6 +40,13 @@ BITSLICE_THRESHOLD_BLOCKS = 256 if machine.has_avx512() else 384
 #: are filled, and a table variant runs roughly 20x slower per block, so
 #: below ~100 messages the table engine is the better choice.
 MANY_BITSLICE_MIN_MESSAGES = 128
+
+#: A key array (``DESArray``, ``TripleDESArray``) goes to bitslice, one key per
+#: lane, from this many rows (keys) up; below it a table variant runs the rows
+#: one after another, each with its own key schedule.  Both costs grow with
+#: the blocks per row, so the crossover is a number of rows.  Measured with
+#: ``benchmarks/key_arrays_report.py`` (crossover section) on one core.
+KEY_ROWS_BITSLICE_MIN_ROWS = 64
 
 ENV_VARIANT = "NUMBADES_VARIANT"
 
@@ -102,3 +116,35 @@ def pick(request: Request, chain: int, blocks: int, messages: int = 1, *,
     if independent and blocks >= BITSLICE_THRESHOLD_BLOCKS:
         return BITSLICE
     return DEFAULT_TABLE_VARIANT
+
+
+def check_serves_key_rows(request: Request, chain: int) -> None:
+    """``ValueError`` when a forced engine cannot run ``chain`` with a key per row."""
+    engine = KEY_ROWS_ENGINES.get(request.name)
+    if request.forced and (engine is None or not engine.serves_key_rows(chain)):
+        mode = chains.name(chain).split("-")[0]
+        raise ValueError(f"{mode} has no {request.name} path for key arrays")
+
+
+def pick_key_rows(request: Request, chain: int, rows: int) -> str:
+    """The engine that runs ``rows`` messages of ``chain``, message i under key i.
+
+    A forced engine serves (vetted by ``check_serves_key_rows``); one named
+    by ``NUMBADES_VARIANT`` serves where it can; else bitslice from
+    ``KEY_ROWS_BITSLICE_MIN_ROWS`` rows up, below that the default table
+    variant.
+    """
+    if request.forced:
+        return request.name
+    if request.name != "auto":
+        engine = KEY_ROWS_ENGINES.get(request.name)
+        if engine is not None and engine.serves_key_rows(chain):
+            return request.name
+    if rows >= KEY_ROWS_BITSLICE_MIN_ROWS and BITSLICE in KEY_ROWS_ENGINES:
+        return BITSLICE
+    return DEFAULT_TABLE_VARIANT
+
+
+def pick_crypt3() -> str:
+    """The engine for crypt(3) hashes: bitslice (the only ``Crypt3Engine``)."""
+    return BITSLICE if BITSLICE in CRYPT3_ENGINES else next(iter(CRYPT3_ENGINES))

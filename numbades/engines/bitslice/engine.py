@@ -13,7 +13,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chains
-from . import mode_kernels, rounds
+from . import crypt3, lane_keys, mode_kernels, rounds
 
 _U64 = (1 << 64) - 1
 
@@ -76,6 +76,20 @@ class BitsliceEngine:
             self.ecb(src.reshape(-1), dst.reshape(-1), keys, swap)
             return
         mode_kernels.many(src, dst, keys, ivs, chain, swap)
+
+
+    # A key per row (engines.base.KeyRowsEngine): one key per lane.
+
+    def serves_key_rows(self, chain: int) -> bool:
+        return chain in chains.ECB or chain in chains.BLOCK_CHAINS
+
+    def key_rows(self, chain, src, dst, key_words, passes, ivs, swap) -> None:
+        lane_keys.lanes_many(src, dst, key_words, passes, ivs, chain, swap)
+
+    # crypt(3) (engines.base.Crypt3Engine): salted rounds, a key per lane.
+
+    def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
+        return crypt3.crypt3(key_words, salts, count, wide_salt)
 
 
 ENGINE = BitsliceEngine()

@@ -29,8 +29,8 @@ that impossible the kernels simply compile at the default width.
 import contextlib
 
 import numba
-from numba.core import types
 from llvmlite import ir
+from numba.core import types
 from numba.extending import intrinsic
 
 #: Decorator of the helpers the bitslice kernels inline.

@@ -19,7 +19,7 @@ word array is message ``i`` under key ``i``, block ``j`` of up to
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 
 import numba
 import numpy as np
@@ -30,7 +30,7 @@ from .mode_kernels import many_group, many_scratch
 from .rounds import gather_ip, rounds_on, scatter_fp
 from .transpose import BLOCKS, BSWAP_XOR, LANES, aligned_words, load_words, transpose64
 
-_INLINED_SOURCES_SHA256 = "b6863aa921f9d0648601d84180ec28bcb9c8c82f6f342d684f3347d4d95e781d"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "b08e743319c873125c7f1f1ecaca52a6790a4b31a1bfadc7b5c7134d2f392110"  # see tools/stamp_kernel_sources.py
 
 
 @inline
@@ -43,7 +43,7 @@ def lane_key_bit(w, kp, e, a, k, m, lane):
     return w[e + lane] ^ kp[k + np.uint64(lane)]
 
 
-@lru_cache(maxsize=None)
+@cache
 def key_table(passes: tuple[tuple[int, bool], ...]) -> np.ndarray:
     """(16 * passes, 48) uint64: offset in the flat key planes of each round's key bits.
 

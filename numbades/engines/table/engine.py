@@ -12,6 +12,10 @@ import numpy as np
 from .. import chains
 from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
 from .kernels_gen import KERNELS, VariantKernels
+from .row_keys import row_schedules
+
+#: Rows whose key schedules are built at a time by ``key_rows`` (bounds its scratch).
+ROWS_PER_CALL = 4096
 
 #: The default loop (4 rounds per iteration), libdes's build without options.
 DEFAULT = "table"
@@ -65,6 +69,20 @@ class TableEngine:
             return
         for i in range(src.shape[0]):  # the messages one after another
             self.chain(chain, src[i], dst[i], keys, swap, int(ivs[i]))
+
+    # A key per row (engines.base.KeyRowsEngine): the rows one after another.
+
+    def serves_key_rows(self, chain: int) -> bool:
+        return chain in chains.ECB or chain in chains.BLOCK_CHAINS
+
+    def key_rows(self, chain, src, dst, key_words, passes, ivs, swap) -> None:
+        if src.shape[1] == 0:
+            return
+        for first in range(0, src.shape[0], ROWS_PER_CALL):
+            last = min(first + ROWS_PER_CALL, src.shape[0])
+            ks2d = row_schedules(key_words, passes, first, last - first)
+            self._kernels.rows(src[first:last], dst[first:last], ks2d, self._table, swap, chain,
+                               ivs[first:last])
 
 
 ENGINES: tuple[TableEngine, ...] = tuple(TableEngine(n, k) for n, k in KERNELS.items())
