@@ -8,7 +8,8 @@ E-expansion output bits (salt bit ``i`` swaps bits ``i`` and ``i + 24``):
   shifted left one bit (so only its low 7 bits count); the hash is the salt
   and 11 characters, 13 in all;
 - **BSDi extended** (``_`` + 4 characters of iteration count + 4 of salt,
-  24 bits each, least significant character first): every byte of the
+  24 bits each, least significant character first; a count of 0 runs
+  once, as in glibc): every byte of the
   password counts, 8 at a time: the key starts as the first 8 bytes shifted
   left, then for each further group of 8 it becomes E_key(key) XOR the
   group shifted left; the hash is the 9-character setting and 11 characters.
@@ -74,7 +75,8 @@ def parse_setting(setting: str) -> Setting:
             )
         count = _decode(setting[1:5], "count", setting)
         salt = _decode(setting[5:9], "salt", setting)
-        return Setting(True, count, salt, setting[:9])
+        # A count of 0 ("_....") runs one iteration, as glibc's crypt(3) does.
+        return Setting(True, max(count, 1), salt, setting[:9])
     if len(setting) < 2:
         raise ValueError(f"a traditional crypt(3) salt is 2 characters; got {setting!r}")
     return Setting(False, TRADITIONAL_COUNT, _decode(setting[:2], "salt", setting), setting[:2])
