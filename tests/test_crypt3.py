@@ -22,7 +22,7 @@ with warnings.catch_warnings():
     warnings.simplefilter("ignore", DeprecationWarning)
     libc = pytest.importorskip("crypt", reason="Python 3.13 removed the crypt module")
 
-from passlib.hash import bsdi_crypt, des_crypt  # noqa: E402
+from passlib.hash import bsdi_crypt, des_crypt
 
 des_crypt.set_backend("builtin")
 bsdi_crypt.set_backend("builtin")

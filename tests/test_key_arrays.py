@@ -58,7 +58,7 @@ def _case(n, size, nbytes, mode, seed=0):
         iv = None if mode == "ecb" else ivs[i].tobytes()
         enc.append(pycryptodome(keys[i].tobytes(), mode, iv).encrypt(data[i].tobytes()))
         dec.append(pycryptodome(keys[i].tobytes(), mode, iv).decrypt(data[i].tobytes()))
-    as_rows = lambda parts: np.frombuffer(b"".join(parts), np.uint8).reshape(n, nbytes)  # noqa: E731
+    as_rows = lambda parts: np.frombuffer(b"".join(parts), np.uint8).reshape(n, nbytes)
     return keys, data, ivs, as_rows(enc), as_rows(dec)
 
 
@@ -222,7 +222,7 @@ def test_keys_are_checked_per_row():
         numbades.TripleDESArray(bad)
     two = good[:, :16].copy()
     two[2, 8:16] = two[2, :8]
-    with pytest.raises(ValueError, match="row 2$"):
+    with pytest.raises(ValueError, match=r"row 2$"):
         numbades.TripleDESArray(two)
     keys = np.array([numbades.set_odd_parity(bytes(k)) for k in good[:, :8]])
     keys = np.frombuffer(b"".join(keys), np.uint8).reshape(10, 8).copy()
