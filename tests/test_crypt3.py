@@ -107,8 +107,18 @@ def test_every_salt_character_and_crypt_many_elementwise():
     some = slice(0, 3000, 97)
     assert many[some] == [numbades.crypt(p, s) for p, s in
                           zip(passwords[some], salts[some], strict=True)]
-    as_arrays = numbades.crypt_many(np.array(passwords[:50]), np.array(salts[:50]))
-    assert as_arrays == many[:50]
+    as_str = numbades.crypt_many(np.array(passwords), np.array(salts))
+    assert as_str.dtype == np.dtype("U20") and as_str.tolist() == many
+    raw = np.array([p.encode() for p in passwords[:3000]])
+    as_bytes = numbades.crypt_many(raw, np.array([s.encode() for s in salts[:3000]]))
+    assert as_bytes.dtype == np.dtype("S13")
+    assert [h.decode() for h in as_bytes.tolist()] == many[:3000]
+    assert numbades.crypt_many(raw[:9], np.array(salts[:9])).tolist() == [
+        h.encode() for h in many[:9]]
+    padded = np.array([b"ab\0cd", b"abc"], dtype="S5")  # a password ends at its first NUL
+    assert numbades.crypt_many(padded, "xy").tolist() == [
+        glibc(p, "xy").encode() for p in ("ab", "abc")]
+    assert numbades.crypt_many(padded, "_J9..CCCC")[0].decode() == glibc("ab", "_J9..CCCC")
     assert numbades.crypt_many(passwords[:3], "ab") == [glibc(p, "ab") for p in passwords[:3]]
     assert numbades.crypt_many([], []) == []
 
@@ -141,6 +151,14 @@ def test_bad_input():
         numbades.crypt_many(["a", 3], "ab")
     with pytest.raises(ValueError):  # every setting is checked before any work
         numbades.crypt_many(["a", "b"], ["ab", "a!"])
+    with pytest.raises(ValueError, match="invalid salt character"):
+        numbades.crypt_many(np.array([b"a", b"b"]), np.array(["ab", "a\u0100"]))
+    with pytest.raises(ValueError, match="NUL"):
+        numbades.crypt_many(["a", "b\0"], "ab")
+    with pytest.raises(TypeError):
+        numbades.crypt_many(np.array([b"a"]), np.array([1]))
+    with pytest.raises(ValueError):
+        numbades.crypt_many(np.array([[b"a"]]), "ab")
     with pytest.raises(ValueError, match="13 characters"):
         numbades.crypt_verify("pw", "abcdef")
     with pytest.raises(ValueError, match="20 characters"):

@@ -18,19 +18,24 @@ The 64-bit result is written as 11 characters of 6 bits each, most
 significant first (the last has two zero bits appended), in the alphabet
 ``./0-9A-Za-z``; counts and salts use the same alphabet.
 
-Everything here is plain Python and NumPy; the DES work is the engines'.
+Everything here is plain Python and NumPy but the encoding loop; the DES
+work is the engines'.
 """
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import NamedTuple
 
 import numpy as np
+from numba import njit
+
+_INLINED_SOURCES_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # see tools/stamp_kernel_sources.py
 
 #: The crypt(3) alphabet: character value 0 is ".", 63 is "z".
 ALPHABET = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
 _VALUE = {c: i for i, c in enumerate(ALPHABET)}
-_ALPHABET_BYTES = np.frombuffer(ALPHABET.encode("ascii"), dtype=np.uint8)
+_ALPHABET_BYTES = np.frombuffer(ALPHABET.encode("ascii"), dtype=np.uint8).copy()
 
 #: Iterations of traditional crypt(3).
 TRADITIONAL_COUNT = 25
@@ -59,6 +64,24 @@ def _decode(chars: str, what: str, setting: str) -> int:
     return value
 
 
+_CHAR_VALUES = np.full(256, -1, dtype=np.int64)
+_CHAR_VALUES[np.frombuffer(ALPHABET.encode("ascii"), dtype=np.uint8)] = np.arange(64)
+
+
+def traditional_salts(first_two: np.ndarray) -> np.ndarray:
+    """(rows, 2) character codes of 2-character salts as 12-bit values, -1 where invalid.
+
+    The vectorised form of :func:`parse_setting` for traditional salts
+    (codes above 255 and NUL padding are invalid).
+    """
+    codes = np.asarray(first_two)
+    values = _CHAR_VALUES[np.minimum(codes, 255).astype(np.intp)]
+    values[codes > 255] = -1
+    salt = values[:, 0] | (values[:, 1] << 6)
+    salt[(values < 0).any(axis=1)] = -1
+    return salt
+
+
 def parse_setting(setting: str) -> Setting:
     """A 2-character salt or a ``_CCCCSSSS`` setting (a whole hash is fine: the rest is ignored).
 
@@ -68,6 +91,11 @@ def parse_setting(setting: str) -> Setting:
     """
     if not isinstance(setting, str):
         raise TypeError(f"salt or setting must be a str, not {type(setting).__name__}")
+    return _parse(setting[:9] if setting.startswith("_") else setting[:2])  # what counts
+
+
+@lru_cache(maxsize=8192)
+def _parse(setting: str) -> Setting:
     if setting.startswith("_"):
         if len(setting) < 9:
             raise ValueError(
@@ -105,11 +133,18 @@ def key_value(chunk: bytes) -> int:
     return int.from_bytes(bytes((b << 1) & 0xFF for b in padded), "big")
 
 
-def encode_values(values: np.ndarray) -> np.ndarray:
-    """(rows,) uint64 results as (rows, 11) uint8 ASCII characters of the alphabet."""
-    values = np.asarray(values, dtype=np.uint64)
-    shifts = np.array([58 - 6 * k for k in range(HASH_CHARS - 1)], dtype=np.uint64)
-    digits = np.empty((values.shape[0], HASH_CHARS), dtype=np.uint8)
-    digits[:, :-1] = (values[:, None] >> shifts) & np.uint64(63)
-    digits[:, -1] = (values << np.uint64(2)) & np.uint64(63)
-    return _ALPHABET_BYTES[digits]
+@njit(nogil=True, cache=True)
+def _encode(values, alphabet, chars, offsets):
+    for i in range(values.shape[0]):
+        v = values[i]
+        at = offsets[i]
+        for k in range(HASH_CHARS - 1):  # 6 bits at a time from the top
+            chars[i, at + k] = alphabet[(v >> np.uint64(58 - 6 * k)) & np.uint64(63)]
+        chars[i, at + HASH_CHARS - 1] = alphabet[(v << np.uint64(2)) & np.uint64(63)]
+
+
+def encode_into(values: np.ndarray, chars: np.ndarray, offsets: np.ndarray) -> None:
+    """Write result i's 11 characters into ``chars[i, offsets[i]:offsets[i] + 11]`` (uint8 ASCII)."""
+    _encode(np.ascontiguousarray(values, dtype=np.uint64), _ALPHABET_BYTES, chars,
+            np.ascontiguousarray(offsets, dtype=np.int64))
+
