@@ -52,18 +52,19 @@ def _rows(salts: Any, n: int) -> Rows:
             raise TypeError(f"a salts array holds str or bytes, not {salts.dtype}")
         if salts.shape[0] != n:
             raise ValueError(f"{n} passwords but {salts.shape[0]} salts")
-        size = 4 if salts.dtype.kind == "U" else 1
-        codes = np.zeros((n, 2), dtype=np.int64)
-        chars = np.ascontiguousarray(salts).view(np.uint32 if size == 4 else np.uint8)
-        chars = chars.reshape(n, -1)
-        codes[:, :min(2, chars.shape[1])] = chars[:, :2]
-        values = fmt.traditional_salts(codes)
-        if (codes[:, 0] == ord("_")).any() or (values < 0).any():  # BSDi or bad: one by one
+        chars = np.ascontiguousarray(salts).view(
+            np.uint32 if salts.dtype.kind == "U" else np.uint8).reshape(n, -1)
+        two = np.zeros((n, 2), dtype=np.uint8)
+        if chars.shape[1] >= 2 and (chars.dtype == np.uint8 or chars[:, :2].max(initial=0) < 256):
+            two[:] = chars[:, :2]  # else left NUL: invalid, and found one by one below
+        values = fmt.traditional_salts(two)
+        if values is None:  # BSDi settings or a bad salt: one by one (which names it)
             texts = [v.decode("latin-1") if isinstance(v, bytes) else v for v in salts.tolist()]
             return _rows(texts, n)
-        return Rows(np.zeros(n, dtype=bool), np.full(n, fmt.TRADITIONAL_COUNT),
-                    values.astype(np.uint64),
-                    np.pad(codes.astype(np.uint8), ((0, 0), (0, 7))), np.full(n, 2))
+        prefixes = np.zeros((n, 9), dtype=np.uint8)
+        prefixes[:, :2] = two
+        return Rows(np.zeros(n, dtype=bool), np.full(n, fmt.TRADITIONAL_COUNT), values,
+                    prefixes, np.full(n, 2))
     salts = _sequence(salts, "salts")
     if len(salts) != n:
         raise ValueError(f"{n} passwords but {len(salts)} salts")

@@ -22,6 +22,16 @@ from numbades.tuning import policy
 from .oracle import pycryptodome
 
 THRESHOLD = policy.KEY_ROWS_BITSLICE_MIN_ROWS
+LONG = policy.KEY_ROWS_BITSLICE_MIN_ROWS_LONG
+
+
+def test_auto_picks_by_rows_and_blocks():
+    auto = policy.resolve("auto")
+    ecb = numbades.engines.chains.ECB_ENCRYPT
+    assert policy.pick_key_rows(auto, ecb, THRESHOLD - 1, 1) != "bitslice"
+    assert policy.pick_key_rows(auto, ecb, THRESHOLD, 1) == "bitslice"
+    assert policy.pick_key_rows(auto, ecb, LONG - 1, 2) != "bitslice"
+    assert policy.pick_key_rows(auto, ecb, LONG, 2) == "bitslice"
 MODES = ["ecb", "cbc", "cfb", "ofb", "ctr"]
 
 
@@ -71,7 +81,8 @@ def _kw(mode, ivs):
     return {} if mode == "ecb" else {"ivs": ivs}
 
 
-@pytest.mark.parametrize("n", [1, THRESHOLD - 1, THRESHOLD, 63, 65, 2047, 2048, 2049])
+@pytest.mark.parametrize("n", sorted({1, THRESHOLD - 1, THRESHOLD, LONG - 1, LONG, 63, 65, 2047,
+                                       2048, 2049}))
 @pytest.mark.parametrize("size", [8, 24])
 def test_rows_match_a_loop_of_pycryptodome_ciphers(n, size):
     """Every mode both ways under auto, for N on both sides of the threshold and of a pass."""

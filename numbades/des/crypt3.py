@@ -64,22 +64,20 @@ def _decode(chars: str, what: str, setting: str) -> int:
     return value
 
 
-_CHAR_VALUES = np.full(256, -1, dtype=np.int64)
+_CHAR_VALUES = np.full(256, -1, dtype=np.int16)
 _CHAR_VALUES[np.frombuffer(ALPHABET.encode("ascii"), dtype=np.uint8)] = np.arange(64)
 
 
-def traditional_salts(first_two: np.ndarray) -> np.ndarray:
-    """(rows, 2) character codes of 2-character salts as 12-bit values, -1 where invalid.
+def traditional_salts(first_two: np.ndarray) -> np.ndarray | None:
+    """(rows, 2) uint8 characters of 2-character salts as 12-bit values; None if any is invalid.
 
-    The vectorised form of :func:`parse_setting` for traditional salts
-    (codes above 255 and NUL padding are invalid).
+    The vectorised form of :func:`parse_setting` for traditional salts (a
+    NUL, i.e. a salt too short, is invalid).
     """
-    codes = np.asarray(first_two)
-    values = _CHAR_VALUES[np.minimum(codes, 255).astype(np.intp)]
-    values[codes > 255] = -1
-    salt = values[:, 0] | (values[:, 1] << 6)
-    salt[(values < 0).any(axis=1)] = -1
-    return salt
+    values = _CHAR_VALUES[first_two]
+    if values.size and values.min() < 0:
+        return None
+    return values[:, 0].astype(np.uint64) | (values[:, 1].astype(np.uint64) << np.uint64(6))
 
 
 def parse_setting(setting: str) -> Setting:

@@ -45,7 +45,7 @@ def run(key_words: np.ndarray, request: policy.Request, data: Any, mode: Any, iv
         if src is None:  # one message for every key: fill the destination, run in place
             dst.words[:] = rows.message
             src = dst.words
-        engine = KEY_ROWS_ENGINES[policy.pick_key_rows(request, chain, n)]
+        engine = KEY_ROWS_ENGINES[policy.pick_key_rows(request, chain, n, rows.blocks)]
         engine.key_rows(chain, src, dst.words, key_words,
                         passes(key_words.shape[1], chain in chains.BACKWARDS), iv_values,
                         rows.swap)

@@ -41,12 +41,17 @@ BITSLICE_THRESHOLD_BLOCKS = 256 if machine.has_avx512() else 384
 #: below ~100 messages the table engine is the better choice.
 MANY_BITSLICE_MIN_MESSAGES = 128
 
-#: A key array (``DESArray``, ``TripleDESArray``) goes to bitslice, one key per
-#: lane, from this many rows (keys) up; below it a table variant runs the rows
-#: one after another, each with its own key schedule.  Both costs grow with
-#: the blocks per row, so the crossover is a number of rows.  Measured with
-#: ``benchmarks/key_arrays_report.py`` (crossover section) on one core.
+#: A key array (``DESArray``, ``TripleDESArray``) of one-block rows goes to
+#: bitslice, one key per lane, from this many rows (keys) up; below it a table
+#: variant runs the rows one after another, each with its own key schedule.
+#: Longer rows make each bitslice pass (a whole pass per block position, however
+#: few keys) relatively dearer: from 2 blocks per row the threshold is
+#: ``KEY_ROWS_BITSLICE_MIN_ROWS_LONG``.  Measured with
+#: ``benchmarks/key_arrays_report.py`` (crossover section, one core, AVX2
+#: znver3, 2026-12-04): bitslice 0.99x at 64 one-block rows, 1.17x at 96;
+#: with 16-block rows 0.98x at 128, 1.8x at 256.
 KEY_ROWS_BITSLICE_MIN_ROWS = 64
+KEY_ROWS_BITSLICE_MIN_ROWS_LONG = 128
 
 ENV_VARIANT = "NUMBADES_VARIANT"
 
@@ -126,13 +131,13 @@ def check_serves_key_rows(request: Request, chain: int) -> None:
         raise ValueError(f"{mode} has no {request.name} path for key arrays")
 
 
-def pick_key_rows(request: Request, chain: int, rows: int) -> str:
-    """The engine that runs ``rows`` messages of ``chain``, message i under key i.
+def pick_key_rows(request: Request, chain: int, rows: int, blocks: int = 1) -> str:
+    """The engine that runs ``rows`` messages of ``blocks`` blocks of ``chain``, message i under key i.
 
     A forced engine serves (vetted by ``check_serves_key_rows``); one named
     by ``NUMBADES_VARIANT`` serves where it can; else bitslice from
-    ``KEY_ROWS_BITSLICE_MIN_ROWS`` rows up, below that the default table
-    variant.
+    ``KEY_ROWS_BITSLICE_MIN_ROWS`` rows up (``..._LONG`` for rows of more
+    than one block), below that the default table variant.
     """
     if request.forced:
         return request.name
@@ -140,7 +145,8 @@ def pick_key_rows(request: Request, chain: int, rows: int) -> str:
         engine = KEY_ROWS_ENGINES.get(request.name)
         if engine is not None and engine.serves_key_rows(chain):
             return request.name
-    if rows >= KEY_ROWS_BITSLICE_MIN_ROWS and BITSLICE in KEY_ROWS_ENGINES:
+    least = KEY_ROWS_BITSLICE_MIN_ROWS if blocks <= 1 else KEY_ROWS_BITSLICE_MIN_ROWS_LONG
+    if rows >= least and BITSLICE in KEY_ROWS_ENGINES:
         return BITSLICE
     return DEFAULT_TABLE_VARIANT
 
