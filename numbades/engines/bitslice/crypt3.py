@@ -53,31 +53,24 @@ def salted_lane_key_bit(w, kp, e, a, k, m, lane):
 
 
 @inline
-def _iterate(table, kp, count, work) -> None:
+def _iterate(table, kp, count, work, xin_b) -> None:
+    """``count`` salted DES encryptions of the work array (``xin_b``: S-boxes 3, 4, 7, 8)."""
     prefer_wide_vectors()
     arrays_do_not_overlap()
     for _ in range(count):
-        rounds_on(work, table, kp, salted_lane_key_bit, lane_key_bit)
-
-
-@inline
-def _iterate_wide(table, kp, count, work) -> None:
-    prefer_wide_vectors()
-    arrays_do_not_overlap()
-    for _ in range(count):
-        rounds_on(work, table, kp, salted_lane_key_bit, salted_lane_key_bit)
+        rounds_on(work, table, kp, salted_lane_key_bit, xin_b)
 
 
 @numba.njit(nogil=True, cache=True)
 def _rounds12(table, kp, count, work) -> None:
-    """``count`` salted DES encryptions of the work array, salts of 12 bits (traditional)."""
-    _iterate(table, kp, count, work)
+    """Salts of 12 bits (traditional): selects in S-boxes 1, 2, 5, 6 only."""
+    _iterate(table, kp, count, work, lane_key_bit)
 
 
 @numba.njit(nogil=True, cache=True)
 def _rounds24(table, kp, count, work) -> None:
-    """``count`` salted DES encryptions of the work array, salts of 24 bits (BSDi)."""
-    _iterate_wide(table, kp, count, work)
+    """Salts of 24 bits (BSDi): selects in all eight S-boxes."""
+    _iterate(table, kp, count, work, salted_lane_key_bit)
 
 
 @inline
