@@ -7,6 +7,7 @@ Keys are checked once, as a whole array, and kept as 64-bit key values
 
 from __future__ import annotations
 
+import operator
 from collections.abc import Sequence
 from typing import Any
 
@@ -106,6 +107,8 @@ class _KeyArray:
         return 8
 
     def _key(self, index: int) -> bytes:
+        """Key ``index`` (an int, negative from the end) as bytes; ``IndexError`` past the end."""
+        index = operator.index(index)  # TypeError for slices, floats, ...
         words = self._words[index, : -(-self._key_size // 8)]
         return words.astype(">u8").tobytes()[: self._key_size]
 

@@ -266,6 +266,8 @@ def test_len_indexing_and_repr():
     assert keys[0].tobytes().hex() not in repr(a) and "6 keys" in repr(a)
     with pytest.raises(IndexError):
         a[6]
+    with pytest.raises(TypeError):
+        a[1:3]
     d = numbades.DESArray(keys[:, :8])
     assert d[2].encrypt(b"12345678") == DES.new(keys[2, :8].tobytes(), DES.MODE_ECB).encrypt(
         b"12345678")
