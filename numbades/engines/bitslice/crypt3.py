@@ -39,7 +39,7 @@ from .transpose import (
     transpose64,
 )
 
-_INLINED_SOURCES_SHA256 = "9c055fb8c081a4eee2b7a78f422a4d9ee17945a5a0389553438444e3eebb695d"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "dd0bc41bb05fa04feefb696fb569553b2086db13effef63dfcc24bf82dd3a4b6"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

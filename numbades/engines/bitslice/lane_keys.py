@@ -25,10 +25,19 @@ import numba
 import numpy as np
 
 from ...des.keybits import ROUND_KEY_BITS
+from ..chains import ECB_DECRYPT, ECB_ENCRYPT
 from .jit import arrays_do_not_overlap, inline, prefer_wide_vectors
 from .mode_kernels import many_group, many_scratch
 from .rounds import gather_ip, rounds_on, scatter_fp
-from .transpose import BLOCKS, BSWAP_XOR, LANES, aligned_words, load_words, transpose64
+from .transpose import (
+    BLOCKS,
+    BSWAP_XOR,
+    LANES,
+    aligned_words,
+    load_words,
+    store_words,
+    transpose64,
+)
 
 _INLINED_SOURCES_SHA256 = "b08e743319c873125c7f1f1ecaca52a6790a4b31a1bfadc7b5c7134d2f392110"  # see tools/stamp_kernel_sources.py
 
@@ -89,17 +98,37 @@ def load_key_planes(key_words: np.ndarray, m0: int, count: int, kp: np.ndarray) 
 
 
 @numba.njit(nogil=True, cache=True)
+def _ecb_column(src, dst, m0, count, keys, xor, buf, work) -> None:
+    """ECB of one-block rows m0 .. m0+count-1 (flat words): the one-key ECB pass, keys per lane.
+
+    Compiled on its own, like ``rounds._ecb_chunk``: inlined into the group
+    loop, LLVM vectorizes the transposes worse.
+    """
+    prefer_wide_vectors()
+    load_words(src, m0, count, buf)
+    transpose64(buf)
+    crypt_lanes_into(buf, work, keys, xor)
+    transpose64(buf)
+    store_words(buf, dst, m0, count)
+
+
+@numba.njit(nogil=True, cache=True)
 def _lanes_many(src2d, dst2d, key_words, table, ivs, mode, xor) -> None:
     prefer_wide_vectors()
     m = src2d.shape[0]
     tiles, s, t, iv_planes, work = many_scratch()
     kp = aligned_words(key_words.shape[1] * BLOCKS).reshape(key_words.shape[1], 64, LANES)
     flat = kp.reshape(key_words.shape[1] * BLOCKS)
+    one_column = src2d.shape[1] == 1 and (mode == ECB_ENCRYPT or mode == ECB_DECRYPT)  # noqa: SIM109
     for m0 in range(0, m, BLOCKS):
         count = min(BLOCKS, m - m0)
         load_key_planes(key_words, m0, count, kp)
-        many_group(src2d, dst2d, m0, count, crypt_lanes_into, (table, flat), ivs, mode, xor,
-                   tiles, s, t, iv_planes, work)
+        if one_column:  # one block per key (key check values): a plain ECB pass
+            _ecb_column(src2d.reshape(m), dst2d.reshape(m), m0, count, (table, flat), xor,
+                        tiles[0], work)
+        else:
+            many_group(src2d, dst2d, m0, count, crypt_lanes_into, (table, flat), ivs, mode, xor,
+                       tiles, s, t, iv_planes, work)
 
 
 def lanes_many(src2d: np.ndarray, dst2d: np.ndarray, key_words: np.ndarray,
