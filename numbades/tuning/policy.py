@@ -48,8 +48,9 @@ MANY_BITSLICE_MIN_MESSAGES = 128
 #: few keys) relatively dearer: from 2 blocks per row the threshold is
 #: ``KEY_ROWS_BITSLICE_MIN_ROWS_LONG``.  Measured with
 #: ``benchmarks/key_arrays_report.py`` (crossover section, one core, AVX2
-#: znver3, 2026-12-04): bitslice 0.99x at 64 one-block rows, 1.17x at 96;
-#: with 16-block rows 0.98x at 128, 1.8x at 256.
+#: znver3, shared machine, 2026-12-04, three runs): bitslice 0.91-0.99x at 64
+#: one-block rows, 1.15-1.17x at 96; with 16-block rows 0.94-1.00x at 128,
+#: 1.6-1.8x at 256.
 KEY_ROWS_BITSLICE_MIN_ROWS = 64
 KEY_ROWS_BITSLICE_MIN_ROWS_LONG = 128
 

@@ -11,8 +11,11 @@ planes next to the key planes once per pass (``rounds._box``'s ``a`` and
 ``m`` arguments).  The alternative, grouping hashes that share a salt and
 renaming E per pass, is free per round but needs 2048 hashes per salt to
 fill a pass; a password file has about one hash per salt.  Measured with
-``benchmarks/crypt_report.py`` (see the README): the selects cost about
-what the bound printed there says, so grouping was not built.
+``benchmarks/key_arrays_report.py`` (AVX2 znver3, one core, 2026-12-04):
+selecting all 48 bits (BSDi) costs 1.15-1.26x selecting the 24 of a
+traditional salt, so the traditional selects cost about 1.2x the rounds
+without them; that is the most grouping could save, and only for batches
+of thousands of hashes per salt, so grouping was not built.
 
 Iterations stay in the work layout: DES's final swap leaves the preoutput
 R16 || L16, and IP(FP(x)) = x, so the next iteration starts from it

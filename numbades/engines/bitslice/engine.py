@@ -77,7 +77,6 @@ class BitsliceEngine:
             return
         mode_kernels.many(src, dst, keys, ivs, chain, swap)
 
-
     # A key per row (engines.base.KeyRowsEngine): one key per lane.
 
     def serves_key_rows(self, chain: int) -> bool:
