@@ -15,7 +15,7 @@ Prints, each figure from this one run:
   kernel on 1, calls interleaved, median of the per-pair ratios;
 * **modes**: CTR, CBC decryption and CFB decryption against ECB, DES and 3DES;
 * **512-bit vectors** (AVX-512 hosts only): the kernels ask LLVM for 512-bit
-  vectors (``numbades.engines.bitslice.jit``) where it would otherwise prefer 256;
+  vectors (``numbades.engines.bitslice.vector_width``) where it would otherwise prefer 256;
   this builds the ECB kernel both ways in fresh processes with empty caches
   and times them, the two processes alternating, median of the per-pair
   ratios.
@@ -56,9 +56,9 @@ from llvmlite import binding as llvm
 import numbades
 from numbades.cli.measure import KEY24, format_size, parse_size
 from numbades.des import keyschedule as _keyschedule
-from numbades.engines.bitslice import jit as _vector_width
 from numbades.engines.bitslice import rounds as _bitslice
 from numbades.engines.bitslice import transpose as _bitslice_transpose
+from numbades.engines.bitslice import vector_width as _vector_width
 from numbades.tuning import machine as _machine
 
 KEY = bytes.fromhex("133457799bbcdff1")

@@ -168,9 +168,10 @@ def block_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
     name = variant_name(unroll, risc, ptr)
     fn = "block_" + name.replace("+", "_")
     return [
-        "@njit(nogil=True, cache=True, inline=\"always\")",
+        "@inline",
         f"def {fn}(x, ks, sp):",
         f'    """``{name}``: encrypt one block value under ks (32 words a pass, any passes)."""',
+        "    always_inline()",
         "    left, right = split_into_frame(x)",
         "    for p in range(ks.shape[0] // 32):",
         *_rounds(unroll, risc, ptr, 1),
@@ -189,9 +190,10 @@ def block2_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
     name = variant_name(unroll, risc, ptr)
     fn = "block2_" + name.replace("+", "_")
     return [
-        "@njit(nogil=True, cache=True, inline=\"always\")",
+        "@inline",
         f"def {fn}(x, x_b, ks, sp):",
         f'    """``{name}``: encrypt two block values at once (rounds interleaved)."""',
+        "    always_inline()",
         "    left, right = split_into_frame(x)",
         "    left_b, right_b = split_into_frame(x_b)",
         "    for p in range(ks.shape[0] // 32):",
@@ -313,7 +315,8 @@ For each variant there are six functions:
 * ``block_<variant>(x, ks, sp)``: one 64-bit block value through IP, the
   rounds of every 32-word pass in ``ks`` (halves swapped after each pass, so
   3 passes are EDE) and FP; ``block2_<variant>`` does two blocks with their
-  rounds interleaved (both inlined into the kernels below).
+  rounds interleaved (both compiled once and inlined by LLVM into the
+  kernels below, see ``engines.jit``).
 * ``ecb_<variant>(src, dst, ks, sp, swap)``: ``block2`` over a batch of words.
 * ``chain_<variant>(src, dst, ks, sp, swap, mode, state)``: the whole-block
   chains of ``engines.chains`` over one stream, returning the next chaining
@@ -342,6 +345,7 @@ from ..chains import (
     ECB_ENCRYPT,
     OFB,
 )
+from ..jit import always_inline, inline
 from .ip_fp import bswap64, join_from_frame, split_into_frame
 from .ptr_load import load_u32_at_byte
 
@@ -354,9 +358,10 @@ B8 = np.uint64(8)
 B56 = np.uint64(56)
 
 
-@njit(inline="always")
+@inline
 def val(word, swap):
     """A raw word as its block value (or back: the swap is an involution)."""
+    always_inline()
     return bswap64(word) if swap else word
 '''
 

@@ -90,7 +90,7 @@ def run(schedule: Schedule, request: policy.Request, data: Any, mode: Any, ivs: 
             dst = np.empty_like(src)  # partial overlap: scratch, copied at the end
             scratch = True
     engine = ENGINES[policy.pick(request, chain, src.size, src.shape[0])]
-    engine.many(chain, src, dst, schedule.form(engine, chain), iv_values, swap)
+    engine.many(chain, buffers.read_only(src), dst, schedule.form(engine, chain), iv_values, swap)
     if scratch:
         target.view(np.uint64)[:] = dst.reshape(-1)
     return result

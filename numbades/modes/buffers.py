@@ -172,6 +172,23 @@ def check_out_kind(data: Data, out: Any) -> None:
         )
 
 
+def read_only(src: np.ndarray) -> np.ndarray:
+    """``src`` as a read-only view: how every kernel receives its input.
+
+    Numba compiles one version of a kernel per argument type, and a
+    read-only array (the view of a ``bytes`` input) is another type than a
+    writable one.  Handing every input over read-only gives each kernel one
+    signature, so it compiles (and loads from the cache) once, whatever the
+    input kind.  Kernels never write their input, and read-only does not let
+    Numba assume it does not alias the output, so in-place calls stay right.
+    """
+    if not src.flags.writeable:
+        return src
+    view = src.view()
+    view.flags.writeable = False
+    return view
+
+
 def same_memory(a: np.ndarray, b: np.ndarray) -> bool:
     """Two 1-D contiguous arrays over exactly the same bytes (an in-place call)."""
     return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
@@ -196,12 +213,50 @@ class Destination:
             self.target[:] = self.bytes
 
 
+#: From this size a ``bytes``/``bytearray`` result is written in place (below it a
+#: copy is cheaper than making the object by hand).
+IN_PLACE_RESULT_BYTES = 64 * 1024
+
+
+class _Memory:
+    """``__array_interface__`` of raw memory, so NumPy can view it without copying."""
+
+    def __init__(self, address: int, nbytes: int):
+        self.__array_interface__ = {
+            "data": (address, False), "shape": (nbytes,), "typestr": "|u1", "version": 3}
+
+
+def _fresh_bytes_object(kind: str, nbytes: int) -> tuple[Any, np.ndarray] | None:
+    """A new, uninitialised ``bytes`` or ``bytearray`` and a writable view of its buffer.
+
+    This is how C code builds a ``bytes`` (``PyBytes_FromStringAndSize(NULL,
+    n)``, then fill): the object is new and referenced only here until it is
+    returned, so writing it first is safe.  It saves a copy of the whole
+    result (and the pages of a second buffer).  None on Pythons other than
+    CPython, where the result is copied instead.
+    """
+    if sys.implementation.name != "cpython":
+        return None
+    import ctypes
+
+    api = ctypes.pythonapi
+    if kind == "bytearray":
+        new, as_string = api.PyByteArray_FromStringAndSize, api.PyByteArray_AsString
+    else:
+        new, as_string = api.PyBytes_FromStringAndSize, api.PyBytes_AsString
+    new.restype, new.argtypes = ctypes.py_object, (ctypes.c_void_p, ctypes.c_ssize_t)
+    as_string.restype, as_string.argtypes = ctypes.c_void_p, (ctypes.py_object,)
+    obj = new(None, nbytes)
+    return obj, np.asarray(_Memory(as_string(obj), nbytes))
+
+
 def output(data: Data, nbytes: int, out: Any) -> Destination:
     """Destination of a result ``nbytes`` long.
 
     Without ``out`` a fresh result of the input's kind is made: a plain
     ndarray of the input's shape and dtype when the size is unchanged, else
-    1-D.
+    1-D; for byte input of ``IN_PLACE_RESULT_BYTES`` and up, the final
+    ``bytes``/``bytearray`` itself, so the result is never copied.
     """
     if out is None:
         if data.kind == "array":
@@ -210,6 +265,12 @@ def output(data: Data, nbytes: int, out: Any) -> Destination:
             else:
                 result = np.empty(nbytes // data.template.dtype.itemsize, data.template.dtype)
             return Destination(result.reshape(-1).view(np.uint8), result)
+        if nbytes >= IN_PLACE_RESULT_BYTES:
+            made = _fresh_bytes_object("bytearray" if data.kind == "bytearray" else "bytes",
+                                       nbytes)
+            if made is not None:
+                obj, view = made
+                return Destination(view, memoryview(obj) if data.kind == "memoryview" else obj)
         return Destination(np.empty(nbytes, dtype=np.uint8), None)
     arr = writable_bytes(out)
     check_out_kind(data, out)
@@ -225,7 +286,7 @@ def finish(data: Data, dst: Destination, out: Any) -> Any:
     dst.commit()
     if out is not None:
         return out
-    if data.kind == "array":
+    if dst.result is not None:  # an array, or a bytes-like object written in place
         return dst.result
     if data.kind == "bytearray":
         return bytearray(dst.bytes.data)

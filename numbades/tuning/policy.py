@@ -26,7 +26,7 @@ from ..engines.registry import (
     KEY_ROWS_ENGINES,
     variants,
 )
-from . import machine, saved_choice
+from . import machine, saved_choice, warmup
 
 #: From this many blocks ``auto`` uses bitslice for independent blocks.  A bitslice
 #: call costs a whole pass of 2048 blocks however short the input.  Measured
@@ -115,13 +115,20 @@ def pick(request: Request, chain: int, blocks: int, messages: int = 1, *,
         return request.name if ENGINES[request.name].serves(chain) else DEFAULT_TABLE_VARIANT
     independent = chain in chains.INDEPENDENT and not sequential
     if messages > 1 and chain not in chains.ECB:  # block j of many messages per pass
-        return BITSLICE if messages >= MANY_BITSLICE_MIN_MESSAGES else DEFAULT_TABLE_VARIANT
-    saved = saved_choice.load_saved_choice(saved_choice.size_class(8 * blocks))
+        if messages >= MANY_BITSLICE_MIN_MESSAGES:
+            return _ready(BITSLICE, chain)
+        return DEFAULT_TABLE_VARIANT
+    saved = saved_choice.choice_for_bytes(8 * blocks)
     if saved is not None and (independent or saved != BITSLICE):
-        return saved
+        return _ready(saved, chain)
     if independent and blocks >= BITSLICE_THRESHOLD_BLOCKS:
-        return BITSLICE
+        return _ready(BITSLICE, chain)
     return DEFAULT_TABLE_VARIANT
+
+
+def _ready(name: str, chain: int) -> str:
+    """``name`` if it can serve now, else the default table variant while it compiles aside."""
+    return name if warmup.ready_or_started(name, chain) else DEFAULT_TABLE_VARIANT
 
 
 def check_serves_key_rows(request: Request, chain: int) -> None:

@@ -29,7 +29,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .jit import arrays_do_not_overlap, inline, prefer_wide_vectors
+from ..jit import always_inline, arrays_do_not_overlap, inline
 from .lane_keys import key_table, lane_key_bit
 from .rounds import SALT_PLANE0, rounds_on, scatter_fp
 from .transpose import (
@@ -41,8 +41,9 @@ from .transpose import (
     store_words,
     transpose64,
 )
+from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "dd0bc41bb05fa04feefb696fb569553b2086db13effef63dfcc24bf82dd3a4b6"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "1be7ca35797f02860516974c2ca9ded43e1805f9667968f900e80edd90cea056"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24
@@ -51,6 +52,7 @@ _PLANES = SALT_PLANE0 + 24
 @inline
 def salted_lane_key_bit(w, kp, e, a, k, m, lane):
     """S-box input bit with a key per lane, swapped with its partner where the lane's salt bit is set."""
+    always_inline()
     x = w[e + lane]
     return x ^ ((x ^ w[a + lane]) & kp[m + lane]) ^ kp[k + np.uint64(lane)]
 
@@ -58,6 +60,7 @@ def salted_lane_key_bit(w, kp, e, a, k, m, lane):
 @inline
 def _iterate(table, kp, count, work, xin_b) -> None:
     """``count`` salted DES encryptions of the work array (``xin_b``: S-boxes 3, 4, 7, 8)."""
+    always_inline()
     prefer_wide_vectors()
     arrays_do_not_overlap()
     for _ in range(count):
@@ -78,6 +81,7 @@ def _rounds24(table, kp, count, work) -> None:
 
 @inline
 def _crypt(key_words, salts, count, table, out, iterate) -> None:
+    always_inline()
     n = key_words.shape[0]
     kp = aligned_words(_PLANES * LANES)
     key_planes = kp[:BLOCKS].reshape(64, LANES)

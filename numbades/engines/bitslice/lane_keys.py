@@ -26,7 +26,7 @@ import numpy as np
 
 from ...des.keybits import ROUND_KEY_BITS
 from ..chains import ECB_DECRYPT, ECB_ENCRYPT
-from .jit import arrays_do_not_overlap, inline, prefer_wide_vectors
+from ..jit import always_inline, arrays_do_not_overlap, inline
 from .mode_kernels import many_group, many_scratch
 from .rounds import gather_ip, rounds_on, scatter_fp
 from .transpose import (
@@ -38,8 +38,9 @@ from .transpose import (
     store_words,
     transpose64,
 )
+from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "b08e743319c873125c7f1f1ecaca52a6790a4b31a1bfadc7b5c7134d2f392110"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "36101e800af8c84d4ec3e860f42343e0b18d3cd569463a24da5666e048e7afce"  # see tools/stamp_kernel_sources.py
 
 
 @inline
@@ -49,6 +50,7 @@ def lane_key_bit(w, kp, e, a, k, m, lane):
     ``k`` is unsigned, so the index is too and Numba adds no negative-index
     wraparound (which would turn each vector load into four scalar ones).
     """
+    always_inline()
     return w[e + lane] ^ kp[k + np.uint64(lane)]
 
 
@@ -91,6 +93,7 @@ def load_key_planes(key_words: np.ndarray, m0: int, count: int, kp: np.ndarray) 
     Key words are block values (FIPS bit 1 the most significant); missing
     lanes get key zero.
     """
+    always_inline()
     for key_set in range(key_words.shape[1]):
         planes = kp[key_set]
         load_words(key_words[:, key_set], m0, count, planes)

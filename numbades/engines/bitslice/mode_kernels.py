@@ -35,7 +35,7 @@ from ..chains import (
     ECB_ENCRYPT,
     OFB,
 )
-from .jit import inline, prefer_wide_vectors
+from ..jit import always_inline, inline
 from .rounds import crypt_into
 from .transpose import (
     BLOCKS,
@@ -49,8 +49,9 @@ from .transpose import (
     swap_renamed,
     transpose64,
 )
+from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "7054434f65c38f976250fc1c2de2a7da90eea9d1e9bfc9fe3f2573f4328da7ec"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "0875a1e97634c7b7db260f1e82dd33fbb0f44ae3ae414c18eef21067644d8355"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -83,6 +84,7 @@ def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
     zero, so each bit is sum = x ^ k ^ carry, carry = maj(x, k, carry).
     Writing plane i to i ^ xor hands the kernel byte-swapped-named planes.
     """
+    always_inline()
     carry = np.zeros(LANES, dtype=np.uint64)
     for i in range(64):
         k = np.uint64(0) - ((c >> np.uint64(i)) & np.uint64(1))  # all-ones iff bit i of c
@@ -98,6 +100,7 @@ def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
 @inline
 def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, buf, work) -> None:
     """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count."""
+    always_inline()
     _add_const(_INDEX_PLANES, c0 + np.uint64(start), buf, xor)
     crypt_into(buf, work, kplanes, xor)
     transpose64(buf)
@@ -124,6 +127,7 @@ def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
     Returns the chunk's last ciphertext word, read before dst is written
     (in place it is gone afterwards).
     """
+    always_inline()
     load_words(src, start, count, buf)
     transpose64(buf)
     crypt_into(buf, work, kplanes, xor)
@@ -152,6 +156,7 @@ def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
 @inline
 def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uint64:
     """CFB-decrypt src[start:start+count]: the cipher input is the stream shifted by one."""
+    always_inline()
     flat = buf.reshape(BLOCKS)
     flat[0] = prev
     for b in range(1, count):
@@ -185,6 +190,7 @@ def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
 @inline
 def _xor_into(x: np.ndarray, y: np.ndarray) -> None:
     """x ^= y over whole plane arrays."""
+    always_inline()
     fx = x.reshape(BLOCKS)
     fy = y.reshape(BLOCKS)
     for i in range(BLOCKS):
@@ -193,6 +199,7 @@ def _xor_into(x: np.ndarray, y: np.ndarray) -> None:
 
 @inline
 def _copy(src: np.ndarray, dst: np.ndarray) -> None:
+    always_inline()
     fs = src.reshape(BLOCKS)
     fd = dst.reshape(BLOCKS)
     for i in range(BLOCKS):
@@ -210,6 +217,7 @@ def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
     the block cipher over a plane array (``rounds.crypt_into`` with one key;
     ``lane_keys.crypt_lanes_into`` with a key per lane) and ``kplanes`` its keys.
     """
+    always_inline()
     if mode == ECB_ENCRYPT or mode == ECB_DECRYPT:  # noqa: SIM109 (Numba: plain compares)
         crypt(x, work, kplanes, xor)
     elif mode == CBC_ENCRYPT:  # C = E(P ^ C_prev)
@@ -253,6 +261,7 @@ def many_group(src2d, dst2d, m0, count, crypt, kplanes, ivs, mode, xor, tiles, s
     to each access, which made the gather cost as much as the rounds for
     one-block messages.
     """
+    always_inline()
     nblocks = src2d.shape[1]
     src_flat = src2d.reshape(src2d.size)
     dst_flat = dst2d.reshape(dst2d.size)
@@ -294,6 +303,7 @@ def many_group(src2d, dst2d, m0, count, crypt, kplanes, ivs, mode, xor, tiles, s
 @inline
 def many_scratch():
     """Zeroed scratch of ``many_group``: (tiles, s, t, iv_planes), and the work array."""
+    always_inline()
     tiles = aligned_words(TILE * BLOCKS).reshape(TILE, 64, LANES)
     tiles[:] = 0  # padding lanes stay defined
     s = new_planes()

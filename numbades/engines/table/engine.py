@@ -8,6 +8,7 @@ small inputs.  Their lookups depend on key and data bits: not constant-time.
 from __future__ import annotations
 
 import numpy as np
+from numba import typeof
 
 from .. import chains
 from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
@@ -26,6 +27,7 @@ class TableEngine:
 
     key_form = "frames"
     constant_time = False
+    slow_to_compile = False  # about a second per kernel: compiled when first needed
 
     def __init__(self, name: str, kernels: VariantKernels):
         self.name = name
@@ -50,6 +52,19 @@ class TableEngine:
 
     def serves(self, chain: int) -> bool:
         return True
+
+    def ready(self, chain: int) -> bool:
+        return True  # quick to compile: never worth serving from another engine
+
+    def warm_up(self) -> None:
+        words, table = typeof(_READ_ONLY_WORDS), typeof(self._table)
+        keys = typeof(self.build_key_form(np.zeros(16, np.uint64)))
+        out, flag = typeof(np.zeros(1, np.uint64)), typeof(True)
+        self._kernels.ecb.compile((words, out, keys, table, flag))
+        self._kernels.chain.compile((words, out, keys, table, flag, typeof(0),
+                                     typeof(np.uint64(0))))
+        self._kernels.cfb8.compile((typeof(_READ_ONLY_BYTES), typeof(np.zeros(1, np.uint8)),
+                                    keys, table, typeof(np.uint64(0)), flag))
 
     def ecb(self, src, dst, keys, swap) -> None:
         self._kernels.ecb(src, dst, keys, self._table, swap)
@@ -84,5 +99,15 @@ class TableEngine:
             self._kernels.rows(src[first:last], dst[first:last], ks2d, self._table, swap, chain,
                                ivs[first:last])
 
+
+def _read_only(dtype) -> np.ndarray:
+    a = np.zeros(1, dtype)
+    a.flags.writeable = False
+    return a
+
+
+# How inputs reach kernels (modes.buffers.read_only): the signatures warm_up compiles.
+_READ_ONLY_WORDS = _read_only(np.uint64)
+_READ_ONLY_BYTES = _read_only(np.uint8)
 
 ENGINES: tuple[TableEngine, ...] = tuple(TableEngine(n, k) for n, k in KERNELS.items())

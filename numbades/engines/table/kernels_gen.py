@@ -7,7 +7,8 @@ For each variant there are six functions:
 * ``block_<variant>(x, ks, sp)``: one 64-bit block value through IP, the
   rounds of every 32-word pass in ``ks`` (halves swapped after each pass, so
   3 passes are EDE) and FP; ``block2_<variant>`` does two blocks with their
-  rounds interleaved (both inlined into the kernels below).
+  rounds interleaved (both compiled once and inlined by LLVM into the
+  kernels below, see ``engines.jit``).
 * ``ecb_<variant>(src, dst, ks, sp, swap)``: ``block2`` over a batch of words.
 * ``chain_<variant>(src, dst, ks, sp, swap, mode, state)``: the whole-block
   chains of ``engines.chains`` over one stream, returning the next chaining
@@ -36,27 +37,30 @@ from ..chains import (
     ECB_ENCRYPT,
     OFB,
 )
+from ..jit import always_inline, inline
 from .ip_fp import bswap64, join_from_frame, split_into_frame
 from .ptr_load import load_u32_at_byte
 
 # ruff: noqa: E501
 
-_INLINED_SOURCES_SHA256 = "e5cfc6dbf650607568c70b6dee9c87e499365268acd0d318f170d4aff8af7c46"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "886576132fa859de3f1a97e38d69d319f4bbabc765ee0cc762ae3bdb5a12c808"  # see tools/stamp_kernel_sources.py
 
 ONE = np.uint64(1)
 B8 = np.uint64(8)
 B56 = np.uint64(56)
 
 
-@njit(inline="always")
+@inline
 def val(word, swap):
     """A raw word as its block value (or back: the swap is an involution)."""
+    always_inline()
     return bswap64(word) if swap else word
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table(x, ks, sp):
     """``table``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -116,9 +120,10 @@ def block_table(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table(x, x_b, ks, sp):
     """``table``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -298,9 +303,10 @@ def rows_table(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_ptr(x, ks, sp):
     """``table+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -360,9 +366,10 @@ def block_table_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_ptr(x, x_b, ks, sp):
     """``table+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -542,9 +549,10 @@ def rows_table_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_ptr(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_risc1(x, ks, sp):
     """``table+risc1``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -640,9 +648,10 @@ def block_table_risc1(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_risc1(x, x_b, ks, sp):
     """``table+risc1``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -894,9 +903,10 @@ def rows_table_risc1(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_risc1(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_risc1_ptr(x, ks, sp):
     """``table+risc1+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -988,9 +998,10 @@ def block_table_risc1_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_risc1_ptr(x, x_b, ks, sp):
     """``table+risc1+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -1234,9 +1245,10 @@ def rows_table_risc1_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_risc1_ptr(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_risc2(x, ks, sp):
     """``table+risc2``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -1324,9 +1336,10 @@ def block_table_risc2(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_risc2(x, x_b, ks, sp):
     """``table+risc2``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -1562,9 +1575,10 @@ def rows_table_risc2(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_risc2(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_risc2_ptr(x, ks, sp):
     """``table+risc2+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         for k in range(32 * p, 32 * p + 32, 8):
@@ -1648,9 +1662,10 @@ def block_table_risc2_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_risc2_ptr(x, x_b, ks, sp):
     """``table+risc2+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -1878,9 +1893,10 @@ def rows_table_risc2_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_risc2_ptr(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll(x, ks, sp):
     """``table+unroll``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -2112,9 +2128,10 @@ def block_table_unroll(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll(x, x_b, ks, sp):
     """``table+unroll``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -2622,9 +2639,10 @@ def rows_table_unroll(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_unroll(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll_ptr(x, ks, sp):
     """``table+unroll+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -2856,9 +2874,10 @@ def block_table_unroll_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll_ptr(x, x_b, ks, sp):
     """``table+unroll+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -3366,9 +3385,10 @@ def rows_table_unroll_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_unroll_ptr(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll_risc1(x, ks, sp):
     """``table+unroll+risc1``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -3744,9 +3764,10 @@ def block_table_unroll_risc1(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll_risc1(x, x_b, ks, sp):
     """``table+unroll+risc1``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -4542,9 +4563,10 @@ def rows_table_unroll_risc1(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_unroll_risc1(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll_risc1_ptr(x, ks, sp):
     """``table+unroll+risc1+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -4904,9 +4926,10 @@ def block_table_unroll_risc1_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll_risc1_ptr(x, x_b, ks, sp):
     """``table+unroll+risc1+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -5670,9 +5693,10 @@ def rows_table_unroll_risc1_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_unroll_risc1_ptr(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll_risc2(x, ks, sp):
     """``table+unroll+risc2``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -6016,9 +6040,10 @@ def block_table_unroll_risc2(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll_risc2(x, x_b, ks, sp):
     """``table+unroll+risc2``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):
@@ -6750,9 +6775,10 @@ def rows_table_unroll_risc2(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_unroll_risc2(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block_table_unroll_risc2_ptr(x, ks, sp):
     """``table+unroll+risc2+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
+    always_inline()
     left, right = split_into_frame(x)
     for p in range(ks.shape[0] // 32):
         k = 32 * p
@@ -7080,9 +7106,10 @@ def block_table_unroll_risc2_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@njit(nogil=True, cache=True, inline="always")
+@inline
 def block2_table_unroll_risc2_ptr(x, x_b, ks, sp):
     """``table+unroll+risc2+ptr``: encrypt two block values at once (rounds interleaved)."""
+    always_inline()
     left, right = split_into_frame(x)
     left_b, right_b = split_into_frame(x_b)
     for p in range(ks.shape[0] // 32):

@@ -1,10 +1,4 @@
-"""How the bitslice kernels are compiled: always-inlined helpers, and 512-bit vectors where they exist.
-
-``inline`` is the decorator of every helper the kernels inline (one compiled
-copy per call site, no call overhead, and LLVM sees constant row offsets).
-
-The rest of this module lets LLVM use 512-bit vectors in the bitslice
-kernels on AVX-512 hosts.
+"""Let LLVM use 512-bit vectors in the bitslice kernels on AVX-512 hosts.
 
 On most AVX-512 CPUs LLVM *prefers* 256-bit vectors (its ``prefer-256-bit``
 tuning, chosen because heavy 512-bit code can lower the clock on early
@@ -28,13 +22,8 @@ that impossible the kernels simply compile at the default width.
 
 import contextlib
 
-import numba
-from llvmlite import ir
 from numba.core import types
 from numba.extending import intrinsic
-
-#: Decorator of the helpers the bitslice kernels inline.
-inline = numba.njit(inline="always", nogil=True)
 
 #: Vector width LLVM is asked to prefer in the bitslice kernels, in bits
 #: (``benchmarks/bitslice_report.py`` sets 256 in a worker process, before
@@ -51,28 +40,6 @@ def prefer_wide_vectors(typingctx):
         # an llvmlite without this escape hatch: compile at the default width
         with contextlib.suppress(AttributeError, TypeError):
             set.add(builder.function.attributes, attribute)
-        return context.get_dummy_value()
-
-    return types.none(), codegen
-
-
-@intrinsic
-def arrays_do_not_overlap(typingctx):
-    """Promise LLVM that the calling kernel's array arguments never share memory.
-
-    Marks every pointer argument of the kernel's LLVM function ``noalias``
-    (what Numba itself does for the kernels it generates for parallel
-    loops).  A kernel that reads per-lane key planes at offsets taken from a
-    table would otherwise be compiled with run-time overlap checks between
-    those reads and its stores into the work array, and scalar fallbacks,
-    about 1.7x slower.  Only for kernels whose callers pass distinct arrays.
-    """
-
-    def codegen(context, builder, signature, args):
-        for argument in builder.function.args:
-            if isinstance(argument.type, ir.PointerType):
-                with contextlib.suppress(AttributeError, TypeError, ValueError):
-                    argument.add_attribute("noalias")
         return context.get_dummy_value()
 
     return types.none(), codegen
