@@ -42,7 +42,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "cc258c1c10172816d4dfc0102e881d92de30ebf62a4adc5d0c7009b1ca9c96cf"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "3e24647cc59ede1dd38ff5c076ccc159fe886d8a9b6c0347c1d0a96398af8b62"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

@@ -216,8 +216,9 @@ def _scatter_fp(w: np.ndarray, planes: np.ndarray, xor: int) -> None:
 def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int) -> None:
     """Encrypt planes in place (w is flat scratch); xor renames byte-swapped planes.
 
-    Deliberately not inlined: ecb, ecb_parallel and crypt_planes share this one
-    compiled copy of the (large) round code, which keeps cold compile time down.
+    Deliberately not inlined: ecb, the mode kernels and crypt_planes share this
+    one compiled copy of the (large) round code, which keeps cold compile time
+    down.
     """
     prefer_wide_vectors()
     _gather_ip(planes, w, xor)
@@ -229,9 +230,9 @@ def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int)
 def _ecb_chunk(src, dst, start, count, kplanes, xor, buf, work) -> None:
     """Encrypt blocks src[start:start+count] (count <= BLOCKS) into dst.
 
-    A compiled function of its own (not inlined), so the prange kernel runs
-    exactly the serial kernel's machine code: inlined into the parallel
-    loop body, LLVM vectorized the transposes worse (about 10% slower).
+    A compiled function of its own, so its transposes are optimised on their
+    own (inlined into the loop of ``ecb``, LLVM vectorized them worse, about
+    10% slower, when this was measured with a parallel caller).
     """
     prefer_wide_vectors()
     load_words(src, start, count, buf)
