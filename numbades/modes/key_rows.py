@@ -46,7 +46,7 @@ def run(key_words: np.ndarray, request: policy.Request, data: Any, mode: Any, iv
             dst.words[:] = rows.message
             src = dst.words
         engine = KEY_ROWS_ENGINES[policy.pick_key_rows(request, chain, n, rows.blocks)]
-        engine.key_rows(chain, src, dst.words, key_words,
+        engine.key_rows(chain, buffers.read_only(src), dst.words, key_words,
                         passes(key_words.shape[1], chain in chains.BACKWARDS), iv_values,
                         rows.swap)
     dst.commit()

@@ -15,6 +15,7 @@ import functools
 import numpy as np
 from numba import typeof
 
+from ...des.keybits import passes
 from .. import chains
 from ..jit import loaded
 from . import crypt3, lane_keys, mode_kernels, rounds, threads
@@ -65,6 +66,14 @@ class BitsliceEngine:
             entry = _entry(chain)
             if entry is not None:
                 entry[0].compile(entry[1])
+        # Key arrays and crypt(3): one tiny call each, with the types the modes layer passes.
+        one = np.zeros((1, 1), np.uint64)
+        for sets in (1, 3):
+            self.key_rows(chains.ECB_ENCRYPT, _read_only((1, 1)), one,
+                          np.zeros((1, sets), np.uint64), passes(sets, False),
+                          np.zeros(1, np.uint64), True)
+        for wide_salt in (False, True):
+            self.crypt3(np.zeros(1, np.uint64), np.zeros(1, np.uint64), 1, wide_salt)
 
     def ecb(self, src, dst, keys, swap) -> None:
         def part(a: int, b: int) -> None:
