@@ -15,7 +15,7 @@ import numpy as np
 from .des import keys as des_keys
 from .des.keyschedule import round_keys48
 from .engines.base import Schedule
-from .modes import arguments, batch, oneshot
+from .modes import arguments, batch, oneshot, small
 from .modes.contexts import CipherContext
 from .modes.stream import Stream
 from .tuning import policy
@@ -59,11 +59,19 @@ class _BlockCipher:
         multiples of 8 bytes unless ``padding="pkcs7"``; the other modes take
         any length.
         """
+        if type(data) is bytes and mode == "ecb" and iv is None and padding is None and out is None:
+            result = small.ecb(self._schedule, self._request, data, decrypt=False)
+            if result is not None:
+                return result
         return self._one_shot(data, mode, iv, padding, out, decrypt=False)
 
     def decrypt(self, data: Buffer, mode: str = "ecb", *, iv: Buffer | None = None,
                 padding: str | None = None, out: Buffer | None = None) -> Buffer:
         """Decrypt ``data`` in ``mode``; with ``padding="pkcs7"`` the padding is checked and removed."""
+        if type(data) is bytes and mode == "ecb" and iv is None and padding is None and out is None:
+            result = small.ecb(self._schedule, self._request, data, decrypt=True)
+            if result is not None:
+                return result
         return self._one_shot(data, mode, iv, padding, out, decrypt=True)
 
     def encryptor(self, mode: str = "ecb", *, iv: Buffer | None = None,

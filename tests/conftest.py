@@ -1,8 +1,11 @@
 """Every test runs with the library's built-in behaviour, not the developer's.
 
 The autouse fixture gives each test a private, empty ``NUMBADES_CACHE_DIR``
-(no saved engine choices from ``numbades opts --save`` on this machine) and
-no ``NUMBADES_VARIANT``; tests that need either set it themselves.
+(no saved engine choices from ``numbades opts --save`` on this machine), no
+``NUMBADES_VARIANT``, and ``NUMBADES_BACKGROUND_COMPILE=0`` so that ``auto``
+picks engines by size and mode alone, whatever this process has compiled
+(the background compile has tests of its own, in fresh processes); tests
+that need otherwise set it themselves.
 """
 
 from __future__ import annotations
@@ -19,6 +22,7 @@ def _library_defaults(tmp_path_factory: pytest.TempPathFactory,
                       monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     monkeypatch.setenv(saved_choice.ENV_DIR, str(tmp_path_factory.mktemp("numbades-cache")))
     monkeypatch.delenv("NUMBADES_VARIANT", raising=False)
+    monkeypatch.setenv("NUMBADES_BACKGROUND_COMPILE", "0")
     saved_choice.forget_loaded()
     yield
     saved_choice.forget_loaded()

@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import numbades
-from numbades.engines.registry import ENGINES
+from numbades.engines.registry import CRYPT3_ENGINES, ENGINES, KEY_ROWS_ENGINES
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = shutil.which("lint-imports") or "lint-imports"
@@ -67,7 +67,11 @@ def test_every_engine_implements_the_protocol():
         for attribute in ("key_form", "constant_time", "build_key_form", "serves", "ecb",
                           "chain", "cfb8", "many"):
             assert hasattr(engine, attribute), (name, attribute)
+        for attribute in ("serves_key_rows", "key_rows"):  # base.KeyRowsEngine
+            assert hasattr(engine, attribute), (name, attribute)
     assert list(ENGINES) == numbades.variants()
+    assert list(KEY_ROWS_ENGINES) == numbades.variants()
+    assert list(CRYPT3_ENGINES) == ["bitslice"]
     assert [ENGINES[n].constant_time for n in ENGINES] == [
         n == "bitslice" for n in ENGINES]
 

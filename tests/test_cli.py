@@ -139,7 +139,9 @@ def test_speed_report(run) -> None:
     proc = run("speed", "--seconds", "0.02", "--sizes", "16,1k")
     assert proc.returncode == 0, proc.stderr
     out = proc.stdout
-    assert "key schedules/s" in out
+    assert "Key set-up: everything a new key costs before its first block" in out
+    assert re.search(r"numbades with bitslice key planes\s+[\d,]+ keys/s", out)
+    assert re.search(r"DES-ECB 16 B\s+numbades\s+\d+\.\d\d us/call", out)
     assert "The 'numbers' are in 1000s of bytes per second processed." in out
     header = next(line for line in out.splitlines() if line.startswith("type"))
     assert header.split()[1:] == ["16", "bytes", "1024", "bytes"]
@@ -151,7 +153,10 @@ def test_speed_json(run) -> None:
     proc = run("speed", "--seconds", "0.02", "--sizes", "16", "--json", "--quiet")
     assert proc.returncode == 0, proc.stderr
     doc = json.loads(proc.stdout)
-    assert doc["key_schedules_per_second"]["numbades"] > 0
+    assert set(doc["key_setups_per_second"]) == {
+        "numbades DES(key) only", "numbades with table key form", "numbades with bitslice key planes"}
+    assert all(v > 0 for v in doc["key_setups_per_second"].values())
+    assert doc["small_calls_per_second"]["3DES-ECB 16 B"]["numbades"] > 0
     assert doc["bytes_per_second"]["numbades"]["des-ecb"]["16"] > 0
 
 
@@ -160,6 +165,9 @@ def test_speed_compare(run) -> None:
     assert proc.returncode == 0, proc.stderr
     assert "Ratio numbades / openssl" in proc.stdout
     assert "Ratio numbades / pycryptodome" in proc.stdout
+    assert re.search(r"DES-ECB 8 B .*pycryptodome\s+\d+\.\d\d us/call, time ratio \d+\.\d\d",
+                     proc.stdout)
+    assert "pycryptodome DES.new" in proc.stdout
     if shutil.which("openssl"):
         ecb = next(ln for ln in proc.stdout.splitlines() if ln.startswith("openssl des-ecb"))
         assert "n/a" not in ecb, "openssl speed des-ecb did not run"

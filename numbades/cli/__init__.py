@@ -1,8 +1,9 @@
 """Command line: ``python -m numbades <command>`` (also the ``numbades`` script).
 
 Commands:
-    opts   time every engine on this machine, libdes ``options.txt`` style
-    speed  libdes ``speed`` report, ``openssl speed`` layout; ``--compare`` for peers
+    opts     time every engine on this machine, libdes ``options.txt`` style
+    speed    libdes ``speed`` report, ``openssl speed`` layout; ``--compare`` for peers
+    compile  fill Numba's cache with every engine's kernels (images, CI, workers)
 
 Usage errors (unknown command, bad flag or value) exit with status 2, as
 argparse does; a finished run exits 0, or 1 if an engine failed.
@@ -14,6 +15,7 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from . import compile as compile_command
 from . import opts, speed
 
 COMMANDS = {
@@ -31,6 +33,14 @@ COMMANDS = {
         (
             "libdes's speed report: key schedules per second and ECB, CBC and 3DES-CBC "
             "throughput for several message sizes, laid out like `openssl speed`."
+        ),
+    ),
+    "compile": (
+        compile_command,
+        "compile every engine's kernels into Numba's cache, using every core",
+        (
+            "Compile (or load) every engine's kernels into Numba's on-disk cache, spread "
+            "over several processes, so that later processes start without compiling."
         ),
     ),
 }

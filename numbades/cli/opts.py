@@ -27,6 +27,7 @@ import numpy as np
 from ..engines.registry import ENGINES, options, variants
 from ..tuning import machine, saved_choice
 from .asm import identical_code_groups
+from .compile import compile_engines
 from .measure import (
     KEY8,
     Progress,
@@ -69,6 +70,7 @@ class Measurements:
 
     main: list[Result]
     per_class: dict[str, list[Result]]
+    compile_wall: float  # compiling every engine first, over several processes
     groups: list[list[str]] | None  # identical machine code; None: not determined
     load_before: float | None
     load_after: float | None
@@ -128,6 +130,8 @@ def measure_all(args: argparse.Namespace, progress: Progress) -> Measurements:
     engines = variants()
     load_before = machine.load_average()
     started = time.perf_counter()
+    compile_engines(engines, min(machine.cpu_count(), len(engines)), progress)
+    compile_wall = time.perf_counter() - started
     main = measure(engines, args.size, args.seconds, progress)
     per_class: dict[str, list[Result]] = {}
     if args.save:
@@ -137,8 +141,8 @@ def measure_all(args: argparse.Namespace, progress: Progress) -> Measurements:
     memo = saved_choice.user_cache_dir() / "identical_code.json"
     groups = identical_code_groups(_table_ecb_kernels(engines), memo, progress)
     progress.done()
-    return Measurements(main, per_class, groups, load_before, machine.load_average(),
-                        time.perf_counter() - started)
+    return Measurements(main, per_class, compile_wall, groups, load_before,
+                        machine.load_average(), time.perf_counter() - started)
 
 
 def _load_note(before: float | None, after: float | None) -> str:
@@ -181,12 +185,13 @@ def write_notes(m: Measurements, args: argparse.Namespace) -> Notes:
     """Step 2: the notes under the table (and, with ``--save``, the saved choices)."""
     notes = Notes()
     ok = [r for r in m.main if r.error is None]
-    compile_total = sum(r.compile_seconds for r in m.main)
+    warm = m.compile_wall + sum(r.compile_seconds for r in m.main)
     notes.add(
         f"ECB encryption of {format_size(args.size)} per call into a preallocated buffer, "
         f"{args.threads} thread(s); each engine timed for {args.seconds:g} s in {ROUNDS} "
         f"interleaved rounds, best round shown; k/s is 1000 bytes/s. Compilation and "
-        f"warm-up ({compile_total:.1f} s in all) came first and is not in the figures."
+        f"warm-up ({warm:.1f} s in all, {m.compile_wall:.1f} s of it compiling every "
+        f"engine over several processes) came first and is not in the figures."
     )
     if any(not options(r.variant) for r in ok):
         notes.add("The line with no options is the default loop, 4 rounds per iteration (`table`).")

@@ -86,6 +86,17 @@ def pycryptodome_call(cipher: str, nbytes: int) -> Callable[[], object] | None:
     return lambda: obj.encrypt(data, output=out)
 
 
+def pycryptodome_small_call(cipher: str, nbytes: int) -> Callable[[], object] | None:
+    """One ECB ``encrypt`` of ``nbytes`` of ``bytes`` on a reused pycryptodome object, or None."""
+    try:
+        from Crypto.Cipher import DES, DES3
+    except ImportError:
+        return None
+    obj = DES3.new(KEY24, DES3.MODE_ECB) if cipher == "3des" else DES.new(KEY8, DES.MODE_ECB)
+    data = bytes(nbytes)
+    return lambda: obj.encrypt(data)
+
+
 def pycryptodome_key_call() -> Callable[[], object] | None:
     """A no-argument pycryptodome DES key set-up (``DES.new``), or None."""
     try:

@@ -40,6 +40,7 @@ from .peers import (
     openssl_version,
     pycryptodome_call,
     pycryptodome_key_call,
+    pycryptodome_small_call,
 )
 
 SIZES = (16, 64, 1024, 8192, 1024 * 1024)
@@ -64,14 +65,44 @@ def numbades_call(cipher: str, nbytes: int, variant: str) -> Callable[[], object
     return call
 
 
-def numbades_key_call(variant: str) -> Callable[[], object]:
-    """A no-argument ``numbades.DES(key)`` construction, cycling over keys."""
+#: Key set-up as measured: construction alone, then with each engine's key form.
+KEY_SETUPS = ("DES(key) only", "with table key form", "with bitslice key planes")
+#: Small calls as measured: (label, cipher, message bytes), ``bytes`` in and out.
+SMALL_CALLS = (("DES-ECB 8 B", "des", 8), ("DES-ECB 16 B", "des", 16),
+               ("3DES-ECB 16 B", "3des", 16))
+
+
+def numbades_key_call(setup: str) -> Callable[[], object]:
+    """A no-argument new-key set-up, cycling over keys: everything before the first block.
+
+    ``setup`` is one of ``KEY_SETUPS``: ``DES(key)`` alone (16 round keys),
+    or also the key form the engine that runs the first block builds.
+    """
     from ..cipher import DES
+    from ..engines import chains
 
     keys = [bytes([i]) * 8 for i in range(1, 255, 2)]
-    DES(keys[0], variant=variant)
+    engine = {KEY_SETUPS[1]: ENGINES["table"], KEY_SETUPS[2]: ENGINES["bitslice"]}.get(setup)
     it = iter(range(1 << 62))
-    return lambda: DES(keys[next(it) % len(keys)], variant=variant)
+
+    def make() -> object:
+        cipher = DES(keys[next(it) % len(keys)])
+        if engine is not None:
+            cipher._schedule.form(engine, chains.ECB_ENCRYPT)
+        return cipher
+
+    make()  # compile / load the key-schedule kernels
+    return make
+
+
+def numbades_small_call(cipher: str, nbytes: int) -> Callable[[], object]:
+    """One ``encrypt`` of ``nbytes`` of ``bytes`` on a reused cipher object (auto engine)."""
+    from ..cipher import DES, TripleDES
+
+    obj = TripleDES(KEY24) if cipher == "3des" else DES(KEY8)
+    data = bytes(nbytes)
+    obj.encrypt(data)
+    return lambda: obj.encrypt(data)
 
 
 @dataclass
@@ -80,17 +111,25 @@ class Measurements:
 
     sizes: Sequence[int]
     rates: dict[str, dict[str, Rates]] = field(default_factory=dict)
-    keys: dict[str, float | None] = field(default_factory=dict)
+    keys: dict[str, float | None] = field(default_factory=dict)  # key set-ups per second
+    small: dict[str, dict[str, float | None]] = field(default_factory=dict)  # calls/s
 
 
 def measure_all(args: argparse.Namespace, progress: Progress) -> Measurements:
     """Step 1: key set-up and throughput of numbades (and with ``--compare``, the peers)."""
     m = Measurements(args.sizes, {lib: {} for lib in LIBRARIES})
-    progress.update("speed: numbades set_key")
-    m.keys["numbades"] = rate(numbades_key_call(args.variant), 1, args.seconds)
+    for setup in KEY_SETUPS:
+        progress.update("speed: numbades set_key", setup)
+        m.keys[f"numbades {setup}"] = rate(numbades_key_call(setup), 1, args.seconds)
     if args.compare:
         progress.update("speed: pycryptodome DES.new")
-        m.keys["pycryptodome"] = rate(pycryptodome_key_call(), 1, args.seconds)
+        m.keys["pycryptodome DES.new"] = rate(pycryptodome_key_call(), 1, args.seconds)
+    for label, cipher, nbytes in SMALL_CALLS:
+        progress.update("speed: small calls", label)
+        m.small[label] = {"numbades": rate(numbades_small_call(cipher, nbytes), 1, args.seconds)}
+        if args.compare:
+            peer = pycryptodome_small_call(cipher, nbytes)
+            m.small[label]["pycryptodome"] = rate(peer, 1, args.seconds)
     libraries = LIBRARIES if args.compare else ("numbades",)
     for cipher in CIPHERS:
         for lib in libraries:
@@ -137,15 +176,22 @@ def _ratio(a: Rates, b: Rates) -> Rates:
 def render_text(m: Measurements, args: argparse.Namespace, out: TextIO) -> None:
     """Step 2 (text): key set-up lines, the openssl-shaped table, blocks/s, ratios."""
     lines = [f"numbades speed - {machine.line_prefix()} - variant {args.variant}", ""]
-    for lib, value in m.keys.items():
+    lines.append("Key set-up: everything a new key costs before its first block, per key.")
+    peer_keys = m.keys.get("pycryptodome DES.new")
+    for name, value in m.keys.items():
         if value is not None:
-            lines.append(
-                f"{lib + ' set_key':<28}{round(value):>10,} key schedules/s "
-                f"({1e6 / value:.2f} us each)"
-            )
-    if args.compare and m.keys.get("numbades") and m.keys.get("pycryptodome"):
-        lines.append(f"{'ratio numbades/pycryptodome':<28}"
-                     f"{m.keys['numbades'] / m.keys['pycryptodome']:>10.2f}")
+            ratio = f"  ({value / peer_keys:.2f}x pycryptodome)" if peer_keys else ""
+            lines.append(f"{name:<42}{round(value):>10,} keys/s ({1e6 / value:.2f} us each)"
+                         f"{ratio if name.startswith('numbades') else ''}")
+    lines.append("")
+    lines.append("Small calls: encrypt(bytes) on a reused cipher object, auto engine.")
+    for label, per in m.small.items():
+        ours, peer = per.get("numbades"), per.get("pycryptodome")
+        text = f"{label:<16}numbades {1e6 / ours:6.2f} us/call" if ours else f"{label:<16}n/a"
+        if ours and peer:
+            text += (f", pycryptodome {1e6 / peer:6.2f} us/call, time ratio "
+                     f"{peer / ours:.2f} (numbades/pycryptodome; below 1: numbades faster)")
+        lines.append(text)
     lines.append("")
     rows = [
         (f"{lib} {c}" if args.compare else c, per[c])
@@ -176,7 +222,8 @@ def render_json(m: Measurements, args: argparse.Namespace, out: TextIO) -> None:
         "machine": machine.describe(),
         "variant": args.variant,
         "seconds": args.seconds,
-        "key_schedules_per_second": m.keys,
+        "key_setups_per_second": m.keys,
+        "small_calls_per_second": m.small,
         "bytes_per_second": {
             lib: {c: {str(n): v for n, v in r.items()} for c, r in per.items()}
             for lib, per in m.rates.items()

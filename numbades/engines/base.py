@@ -8,7 +8,9 @@ hands it 1-D (or, for many messages, 2-D) C-contiguous uint64 arrays, a
 Words and byte order: ``swap=True`` means each word is its block value
 byte-swapped (raw little-endian memory holding the block's bytes);
 ``swap=False`` means each word is the block value.  Chaining values (IVs,
-counters) cross the interface as Python ints holding block values.
+counters) cross the interface as Python ints holding block values.  Inputs
+arrive as read-only views (``modes.buffers.read_only``), so each kernel has
+one signature, which ``warm_up`` compiles and ``ready`` looks for.
 """
 
 from __future__ import annotations
@@ -33,6 +35,9 @@ class Engine(Protocol):
     key_form: str
     #: No memory access or branch depends on key or data bits.
     constant_time: bool
+    #: Its kernels take long enough to compile (tens of seconds cold) that
+    #: ``auto`` compiles them in the background rather than make a caller wait.
+    slow_to_compile: bool
 
     def build_key_form(self, round_keys: np.ndarray) -> Any:
         """This engine's form of round keys given in application order (uint64 array)."""
@@ -40,6 +45,14 @@ class Engine(Protocol):
 
     def serves(self, chain: int) -> bool:
         """Whether the engine has a path for ``chain`` (``engines.chains``)."""
+        ...
+
+    def ready(self, chain: int) -> bool:
+        """Whether ``chain`` runs without compiling: in memory, or loaded now from Numba's cache."""
+        ...
+
+    def warm_up(self) -> None:
+        """Compile (or load from the cache) every kernel the engine runs, for the signatures used."""
         ...
 
     def ecb(self, src: np.ndarray, dst: np.ndarray, keys: Any, swap: bool) -> None:
@@ -70,6 +83,57 @@ class Engine(Protocol):
         ...
 
 
+#: DES passes of one block as (key set, reversed) pairs, in application order
+#: (``des.keybits.passes``): how a key array says direction and Triple-DES.
+Passes = tuple[tuple[int, bool], ...]
+
+
+class KeyRowsEngine(Protocol):
+    """A key per row: the capability behind ``DESArray`` / ``TripleDESArray``.
+
+    A sibling of :class:`Engine` (every registered engine implements both):
+    row ``i`` of the data is one message under key ``i``.  Keys cross the
+    interface as values, never as round keys: ``key_words`` is a (rows,
+    key sets) uint64 array of 64-bit key values (1 set for DES, 3 for EDE),
+    and ``passes`` says in which order and direction the sets are applied,
+    so direction and Triple-DES live in ``passes`` as they live in the round
+    keys' order for :class:`Engine`.  Each engine derives its own key form
+    (frame schedules per row; key planes per pass) from these.
+    """
+
+    name: str
+
+    def serves_key_rows(self, chain: int) -> bool:
+        """Whether the engine runs ``chain`` with a key per row (ECB and the block chains)."""
+        ...
+
+    def key_rows(self, chain: int, src: np.ndarray, dst: np.ndarray, key_words: np.ndarray,
+                 passes: Passes, ivs: np.ndarray, swap: bool) -> None:
+        """Row i of C-contiguous (rows, blocks) word arrays through ``chain`` under key i.
+
+        ``ivs`` is a (rows,) uint64 array of block values (unused for ECB);
+        ``dst`` may be ``src``.
+        """
+        ...
+
+
+class Crypt3Engine(Protocol):
+    """crypt(3)'s DES: a salted, iterated encryption of the zero block, a key per row."""
+
+    name: str
+
+    def crypt3(self, key_words: np.ndarray, salts: np.ndarray, count: int,
+               wide_salt: bool) -> np.ndarray:
+        """(rows,) uint64 block values: E_key^count(0) with E's bits swapped by each salt.
+
+        ``key_words`` and ``salts`` are (rows,) uint64; salt bit ``i`` (0..23)
+        swaps E-expansion output bits ``i`` and ``i + 24`` (0-based).
+        ``wide_salt=False`` promises salts below 2**12 (traditional crypt),
+        which needs fewer selects per round.
+        """
+        ...
+
+
 class Schedule:
     """Round keys of one cipher in both directions, and each engine's key form, built on demand.
 
@@ -81,7 +145,6 @@ class Schedule:
     def __init__(self, encrypt_keys: np.ndarray):
         # Writable on purpose: a read-only array is another Numba type (another compile).
         self.round_keys = np.ascontiguousarray(encrypt_keys, dtype=np.uint64)
-        self._reversed = np.ascontiguousarray(self.round_keys[::-1])
         self._forms: dict[tuple[str, bool], Any] = {}
 
     @property
@@ -95,8 +158,8 @@ class Schedule:
         key = (engine.key_form, backwards)
         form = self._forms.get(key)
         if form is None:
-            form = self._forms[key] = engine.build_key_form(
-                self._reversed if backwards else self.round_keys)
+            keys = self.round_keys[::-1].copy() if backwards else self.round_keys
+            form = self._forms[key] = engine.build_key_form(keys)
         return form
 
     def __getstate__(self) -> dict:

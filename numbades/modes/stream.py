@@ -22,6 +22,7 @@ from ..engines import chains
 from ..engines.base import Schedule
 from ..engines.registry import ENGINES
 from ..tuning import policy
+from .buffers import read_only
 
 _U64 = (1 << 64) - 1
 _LITTLE = sys.byteorder == "little"
@@ -39,8 +40,9 @@ class Stream:
         self._chain = chains.of(mode, decrypt)
         policy.check_serves(request, self._chain)
         self._state = iv if iv is not None else 0
-        self._keystream = np.zeros(8, dtype=np.uint8)  # current block (byte modes)
-        self._feedback = np.zeros(8, dtype=np.uint8)  # CFB: ciphertext of the current block
+        # Byte modes only, made on the first partial block (a whole-block call needs neither):
+        self._keystream: np.ndarray | None = None  # the current keystream block
+        self._feedback: np.ndarray | None = None  # CFB: ciphertext of the current block
         self._used = 8  # keystream bytes already used; 8 = none left
 
     # -- whole blocks -------------------------------------------------------
@@ -59,9 +61,9 @@ class Stream:
         engine = ENGINES[policy.pick(self._request, chain, n)]
         keys = self._schedule.form(engine, chain)
         if chain in chains.ECB:
-            engine.ecb(src, dst, keys, swap)
+            engine.ecb(read_only(src), dst, keys, swap)
         else:
-            self._state = engine.chain(chain, src, dst, keys, swap, self._state)
+            self._state = engine.chain(chain, read_only(src), dst, keys, swap, self._state)
 
     # -- any length (CFB, CFB-8, OFB, CTR) ----------------------------------
 
@@ -73,7 +75,7 @@ class Stream:
         if self._chain in chains.CFB8:
             engine = ENGINES[policy.pick(self._request, self._chain, n)]
             keys = self._schedule.form(engine, self._chain)
-            self._state = engine.cfb8(src, dst, keys, self._state, self._decrypt)
+            self._state = engine.cfb8(read_only(src), dst, keys, self._state, self._decrypt)
             return
         done = self._use_keystream(src, dst, 0)
         whole = (n - done) // 8 * 8
@@ -103,13 +105,15 @@ class Stream:
         block = np.array([self._state], dtype=np.uint64)
         chain = chains.ECB_ENCRYPT
         engine = ENGINES[policy.pick(self._request, chain, 1, sequential=True)]
-        engine.ecb(block, block, self._schedule.form(engine, chain), False)
+        engine.ecb(read_only(block), block, self._schedule.form(engine, chain), False)
         out = int(block[0])
         if self._mode == "ofb":
             self._state = out
         elif self._mode == "ctr":
             self._state = (self._state + 1) & _U64
-        self._keystream[:] = np.frombuffer(out.to_bytes(8, "big"), dtype=np.uint8)
+        self._keystream = np.frombuffer(out.to_bytes(8, "big"), dtype=np.uint8)
+        if self._feedback is None:
+            self._feedback = np.zeros(8, dtype=np.uint8)
         self._used = 0
 
     def _use_keystream(self, src: np.ndarray, dst: np.ndarray, at: int) -> int:

@@ -47,10 +47,9 @@ class SavedChoiceWarning(UserWarning):
 
 def size_class(nbytes: int) -> str:
     """Size class of a message of ``nbytes`` bytes."""
-    for name, limit in zip(SIZE_CLASSES, SIZE_CLASS_LIMITS, strict=False):
-        if nbytes < limit:
-            return name
-    return SIZE_CLASSES[-1]
+    if nbytes < SIZE_CLASS_LIMITS[0]:
+        return SIZE_CLASSES[0]
+    return SIZE_CLASSES[1] if nbytes < SIZE_CLASS_LIMITS[1] else SIZE_CLASSES[2]
 
 
 def user_cache_dir() -> Path:
@@ -84,10 +83,10 @@ _paths: dict[str | None, str] = {}
 def _path_for_environment() -> str:
     """``choice_path()`` as a string, memoised per ``NUMBADES_CACHE_DIR`` value.
 
-    ``auto`` asks on every call, and building the path with pathlib costs more
-    than encrypting a short message.  The platform variables behind the
-    default location (``XDG_CACHE_HOME``, ``HOME``, ...) are read once;
-    ``forget_loaded()`` re-reads them.
+    Building the path with pathlib costs more than encrypting a short
+    message.  The platform variables behind the default location
+    (``XDG_CACHE_HOME``, ``HOME``, ...) are read once; ``forget_loaded()``
+    re-reads them.
     """
     override = os.environ.get(ENV_DIR)
     path = _paths.get(override)
@@ -139,7 +138,7 @@ def save_choices(mapping: dict[str, str], details: dict[str, object] | None = No
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    _loaded.pop(str(path), None)
+    forget_loaded()  # the next lookup reads what was just written
     return path
 
 
@@ -236,26 +235,51 @@ def _choices_in(path: Path, doc: object) -> dict[str, str]:
     return dict(choices)
 
 
+# The choices in force, read once per process (``forget_loaded`` re-reads).
+_in_force: dict[str, str] | None = None
+
+
+def _read_in_force() -> dict[str, str]:
+    """The validated choices of the file ``NUMBADES_CACHE_DIR`` points at now."""
+    global _in_force
+    key = _path_for_environment()
+    if key not in _loaded:
+        choices = _read(Path(key))
+        unknown = sorted(v for v in choices.values() if v not in ENGINES)
+        if unknown:
+            choices = _reject(Path(key), f"engine {unknown[0]!r} is not one of this library's")
+        _loaded[key] = choices
+    _in_force = _loaded[key]
+    return _in_force
+
+
 def load_saved_choice(size_class: str) -> str | None:
     """Saved engine for ``size_class`` on this machine, or None to use the default.
 
     Never raises on a bad file: it warns (:class:`SavedChoiceWarning`) once
     per process and returns None.  A saved engine this library no longer has
-    is treated the same way.
+    is treated the same way.  The file (and ``NUMBADES_CACHE_DIR``) is read
+    on the first lookup of the process; :func:`forget_loaded` makes the next
+    lookup read them again.
     """
-    key = _path_for_environment()
-    if key not in _loaded:
-        _loaded[key] = _read(Path(key))
-    choice = _loaded[key].get(size_class)
-    if choice is None:
+    choices = _in_force if _in_force is not None else _read_in_force()
+    return choices.get(size_class) if choices else None
+
+
+def choice_for_bytes(nbytes: int) -> str | None:
+    """:func:`load_saved_choice` for a message of ``nbytes``: ``auto``'s per-call question.
+
+    With no saved file (the usual case) this is one test.
+    """
+    choices = _in_force if _in_force is not None else _read_in_force()
+    if not choices:
         return None
-    if choice not in ENGINES:
-        _loaded[key] = _reject(Path(key), f"engine {choice!r} is not one of this library's")
-        return None
-    return choice
+    return choices.get(size_class(nbytes))
 
 
 def forget_loaded() -> None:
     """Drop the in-process copy so the next lookup re-reads the file (tests, --save)."""
+    global _in_force
     _loaded.clear()
     _paths.clear()
+    _in_force = None

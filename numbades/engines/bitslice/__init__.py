@@ -4,6 +4,7 @@
 the rounds (IP, E, P and FP as renamings, the generated circuits of
 ``sbox_circuits_gen``) and the ECB kernels; ``mode_kernels`` the chains
 that fill a pass from one stream (CTR, CBC/CFB decryption) or from many
-messages; ``jit`` how they are compiled; ``engine`` the engine interface.
+messages; ``threads`` spreads a call over cores; ``vector_width`` asks LLVM for
+zmm registers; ``engine`` the engine interface.
 No memory access or branch depends on key or data: the constant-time engine.
 """

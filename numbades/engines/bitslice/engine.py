@@ -10,10 +10,15 @@ per byte) has no bitslice path.
 
 from __future__ import annotations
 
-import numpy as np
+import functools
 
+import numpy as np
+from numba import typeof
+
+from ...des.keybits import passes
 from .. import chains
-from . import mode_kernels, rounds
+from ..jit import loaded
+from . import crypt3, lane_keys, mode_kernels, rounds, threads
 
 _U64 = (1 << 64) - 1
 
@@ -30,6 +35,7 @@ class BitsliceEngine:
     name = "bitslice"
     key_form = "planes"
     constant_time = True
+    slow_to_compile = True  # tens of seconds cold: auto compiles it in the background
     #: Blocks per pass: a call costs at least one pass however short its input.
     blocks_per_pass = rounds.BLOCKS
 
@@ -42,23 +48,62 @@ class BitsliceEngine:
     def serves(self, chain: int) -> bool:
         return chain not in chains.CFB8
 
+    def __init__(self) -> None:
+        self._ready: set[int] = set()  # chains whose kernel is loaded (it stays loaded)
+
+    def ready(self, chain: int) -> bool:
+        if chain in self._ready:
+            return True
+        entry = _entry(chain)
+        if entry is None or loaded(*entry):
+            self._ready.add(chain)
+            return True
+        return False
+
+    def warm_up(self) -> None:
+        self.build_key_form(np.zeros(16, np.uint64))
+        for chain in sorted(chains.NAMES):
+            entry = _entry(chain)
+            if entry is not None:
+                entry[0].compile(entry[1])
+        # Key arrays and crypt(3): one tiny call each, with the types the modes layer passes.
+        one = np.zeros((1, 1), np.uint64)
+        for sets in (1, 3):
+            self.key_rows(chains.ECB_ENCRYPT, _read_only((1, 1)), one,
+                          np.zeros((1, sets), np.uint64), passes(sets, False),
+                          np.zeros(1, np.uint64), True)
+        for wide_salt in (False, True):
+            self.crypt3(np.zeros(1, np.uint64), np.zeros(1, np.uint64), 1, wide_salt)
+
     def ecb(self, src, dst, keys, swap) -> None:
-        kernel = rounds.ecb_parallel if rounds.use_parallel(src.shape[0]) else rounds.ecb
-        kernel(src, dst, keys, swap)
+        def part(a: int, b: int) -> None:
+            rounds.ecb(src[a:b], dst[a:b], keys, swap)
+
+        threads.run(part, threads.split(src.shape[0], rounds.BLOCKS))
 
     def chain(self, chain, src, dst, keys, swap, state) -> int:
         n = src.shape[0]
         if n == 0:
             return state
+        ranges = threads.split(n, rounds.BLOCKS)
         if chain == chains.CTR:
-            mode_kernels.ctr(src, dst, keys, state, swap)
+            def ctr_part(a: int, b: int) -> None:
+                mode_kernels.ctr(src[a:b], dst[a:b], keys, (state + a) & _U64, swap)
+
+            threads.run(ctr_part, ranges)
             return (state + n) & _U64
         last_in = _value(src[n - 1], swap)  # read before an in-place call overwrites it
-        if chain == chains.CBC_DECRYPT:
-            mode_kernels.cbc_decrypt(src, dst, keys, state, swap)
-            return last_in
-        if chain == chains.CFB_DECRYPT:
-            mode_kernels.cfb_decrypt(src, dst, keys, state, swap)
+        if chain in (chains.CBC_DECRYPT, chains.CFB_DECRYPT):
+            kernel = (mode_kernels.cbc_decrypt if chain == chains.CBC_DECRYPT
+                      else mode_kernels.cfb_decrypt)
+            # Each range chains from the ciphertext block before it: read them all
+            # first, since an in-place range overwrites its last block.
+            before = {a: (state if a == 0 else _value(src[a - 1], swap)) for a, _ in ranges}
+
+            def chained_part(a: int, b: int) -> None:
+                kernel(src[a:b], dst[a:b], keys, before[a], swap)
+
+            threads.run(chained_part, ranges)
             return last_in
         # A sequential chain on one stream: a batch of one message.
         ivs = np.array([state], dtype=np.uint64)
@@ -75,7 +120,49 @@ class BitsliceEngine:
         if chain in chains.ECB:  # one long run of independent blocks
             self.ecb(src.reshape(-1), dst.reshape(-1), keys, swap)
             return
-        mode_kernels.many(src, dst, keys, ivs, chain, swap)
+        def part(a: int, b: int) -> None:  # groups of messages, one range per thread
+            mode_kernels.many(src[a:b], dst[a:b], keys, ivs[a:b], chain, swap)
+
+        threads.run(part, threads.split(src.shape[0], rounds.BLOCKS, min_units=1))
+
+    # A key per row (engines.base.KeyRowsEngine): one key per lane.
+
+    def serves_key_rows(self, chain: int) -> bool:
+        return chain in chains.ECB or chain in chains.BLOCK_CHAINS
+
+    def key_rows(self, chain, src, dst, key_words, passes, ivs, swap) -> None:
+        lane_keys.lanes_many(src, dst, key_words, passes, ivs, chain, swap)
+
+    # crypt(3) (engines.base.Crypt3Engine): salted rounds, a key per lane.
+
+    def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
+        return crypt3.crypt3(key_words, salts, count, wide_salt)
+
+
+def _read_only(shape) -> np.ndarray:
+    a = np.zeros(shape, np.uint64)
+    a.flags.writeable = False
+    return a
+
+
+@functools.cache
+def _entry(chain: int) -> tuple[object, tuple] | None:
+    """The kernel that serves ``chain`` and its one signature (inputs arrive read-only)."""
+    if chain in chains.CFB8:
+        return None
+    words, out = typeof(_read_only(1)), typeof(np.zeros(1, np.uint64))
+    planes = typeof(rounds.key_planes(np.zeros(16, np.uint64)))
+    word, xor = typeof(np.uint64(0)), typeof(0)
+    if chain in chains.ECB:
+        return rounds.ecb, (words, out, planes, typeof(True))
+    if chain == chains.CTR:
+        return mode_kernels._ctr, (words, out, planes, word, xor)
+    if chain == chains.CBC_DECRYPT:
+        return mode_kernels._cbc_decrypt, (words, out, planes, word, xor)
+    if chain == chains.CFB_DECRYPT:
+        return mode_kernels._cfb_decrypt, (words, out, planes, word, xor)
+    rows, out_rows = typeof(_read_only((1, 1))), typeof(np.zeros((1, 1), np.uint64))
+    return mode_kernels._many, (rows, out_rows, planes, out, xor, xor)
 
 
 ENGINE = BitsliceEngine()

@@ -14,8 +14,8 @@ bits) and rotate each into the table engine's frame (see ``frame``).
 """
 
 import numpy as np
-from numba import njit
 
+from ..jit import always_inline, inline
 from .frame import FRAME_ROTATION
 
 # (shift, mask) of each delta swap, in the order IP applies them.
@@ -43,15 +43,17 @@ _BYTE = np.uint64(0xFF)
 _B32 = np.uint64(32)
 
 
-@njit(inline="always")
+@inline
 def _delta_swap(x, shift, mask):
+    always_inline()
     t = ((x >> shift) ^ x) & mask
     return x ^ t ^ (t << shift)
 
 
-@njit(inline="always")
+@inline
 def ip(x):
     """IP of a block value (FIPS bit 1 = bit 63)."""
+    always_inline()
     x = _delta_swap(x, _S0, _M0)
     x = _delta_swap(x, _S1, _M1)
     x = _delta_swap(x, _S2, _M2)
@@ -59,9 +61,10 @@ def ip(x):
     return _delta_swap(x, _S4, _M4)
 
 
-@njit(inline="always")
+@inline
 def fp(x):
     """FP = IP^-1: the same delta swaps in reverse order."""
+    always_inline()
     x = _delta_swap(x, _S4, _M4)
     x = _delta_swap(x, _S3, _M3)
     x = _delta_swap(x, _S2, _M2)
@@ -69,9 +72,10 @@ def fp(x):
     return _delta_swap(x, _S0, _M0)
 
 
-@njit(inline="always")
+@inline
 def bswap64(x):
     """Reverse the bytes of a uint64 (LLVM turns this pattern into one bswap)."""
+    always_inline()
     return (
         ((x & _BYTE) << _B56)
         | (((x >> _B8) & _BYTE) << np.uint64(48))
@@ -84,9 +88,10 @@ def bswap64(x):
     )
 
 
-@njit(inline="always")
+@inline
 def split_into_frame(x):
     """IP, then (L, R) as int64 words in the rotated frame."""
+    always_inline()
     x = ip(x)
     hi = x >> _B32
     lo = x & _M32
@@ -95,9 +100,10 @@ def split_into_frame(x):
     return np.int64(left), np.int64(right)
 
 
-@njit(inline="always")
+@inline
 def join_from_frame(left, right):
     """Undo the frame rotation of two halves, join them (``left`` high) and apply FP."""
+    always_inline()
     hi = np.uint64(left)
     lo = np.uint64(right)
     hi = ((hi >> _ROT) | (hi << _UNROT)) & _M32

@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from numbades.des import keyschedule as _keyschedule
-from numbades.engines.bitslice import jit as _vector_width
 from numbades.engines.bitslice import mode_kernels as _bitslice_modes
 from numbades.engines.bitslice import rounds as _bitslice
-from numbades.engines.bitslice.jit import prefer_wide_vectors
+from numbades.engines.bitslice import vector_width as _vector_width
+from numbades.engines.bitslice.vector_width import prefer_wide_vectors
 from numbades.tuning import machine as _machine
 
 KEY = bytes.fromhex("133457799bbcdff1")

@@ -1,10 +1,4 @@
-"""How the bitslice kernels are compiled: always-inlined helpers, and 512-bit vectors where they exist.
-
-``inline`` is the decorator of every helper the kernels inline (one compiled
-copy per call site, no call overhead, and LLVM sees constant row offsets).
-
-The rest of this module lets LLVM use 512-bit vectors in the bitslice
-kernels on AVX-512 hosts.
+"""Let LLVM use 512-bit vectors in the bitslice kernels on AVX-512 hosts.
 
 On most AVX-512 CPUs LLVM *prefers* 256-bit vectors (its ``prefer-256-bit``
 tuning, chosen because heavy 512-bit code can lower the clock on early
@@ -28,12 +22,8 @@ that impossible the kernels simply compile at the default width.
 
 import contextlib
 
-import numba
 from numba.core import types
 from numba.extending import intrinsic
-
-#: Decorator of the helpers the bitslice kernels inline.
-inline = numba.njit(inline="always", nogil=True)
 
 #: Vector width LLVM is asked to prefer in the bitslice kernels, in bits
 #: (``benchmarks/bitslice_report.py`` sets 256 in a worker process, before

@@ -1,0 +1,91 @@
+"""``numbades compile``: fill Numba's disk cache with every engine's kernels, up front.
+
+For Docker images, CI runners and cluster workers: run it once where the
+package is installed (or with the same ``NUMBA_CACHE_DIR``), and every later
+process loads the kernels instead of compiling them.  Engines are spread
+over ``--jobs`` processes (default: the CPUs this process may use), the slow
+bitslice engine first; a progress line goes to stderr and a summary of the
+seconds per engine to stdout.  ``opts`` compiles the same way before it
+measures.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+import time
+from typing import TextIO
+
+from ..engines.registry import ENGINES, variants
+from ..tuning import machine, warmup
+from .measure import Progress, positive_int
+
+
+def cache_location() -> str:
+    """Where Numba keeps the compiled kernels (``NUMBA_CACHE_DIR``, else beside the sources)."""
+    return os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ directories of the numbades package"
+
+
+def compile_engines(names: list[str], jobs: int, progress: Progress,
+                    timers: dict | None = None) -> dict[str, float]:
+    """Compile ``names`` over ``jobs`` processes with a progress line; seconds per engine."""
+
+    def report(name: str, seconds: float, done: int, total: int) -> None:
+        progress.update("compile: engines", f"[{done}/{total}] {name} {seconds:.1f} s")
+
+    progress.update("compile: engines", f"{len(names)} engines on {jobs} process(es)")
+    return warmup.compile_all(names, jobs, report, timers)
+
+
+def breakdown_lines(timers: dict[str, tuple[float, float]], top: int = 25) -> list[str]:
+    """The kernels that took longest to compile: Numba (typing, lowering) vs LLVM seconds."""
+    ranked = sorted(timers.items(), key=lambda item: -item[1][0])[:top]
+    if not ranked:
+        return ["no kernel compiled here (all loaded from the cache)"]
+    width = max(len(name) for name, _ in ranked)
+    header = "kernel (inclusive of helpers it compiled)"
+    lines = [f"{header:<{width}}  {'all':>7}  {'numba':>7}  {'llvm':>7}"]
+    lines += [f"{name:<{width}}  {total:7.2f}  {total - llvm:7.2f}  {llvm:7.2f}"
+              for name, (total, llvm) in ranked]
+    return lines
+
+
+def _engines_arg(text: str) -> list[str]:
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in ENGINES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown engine(s) {unknown or text!r}; choose from {', '.join(ENGINES)}")
+    return names
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """Options of ``numbades compile``."""
+    parser.add_argument("--engines", type=_engines_arg, default=None,
+                        help="comma-separated engine names (default: every engine)")
+    parser.add_argument("--jobs", type=positive_int, default=machine.cpu_count(),
+                        help="processes compiling at once (default: the CPUs available)")
+    parser.add_argument("--breakdown", action="store_true",
+                        help="also list the slowest kernels: Numba's typing/lowering vs LLVM time")
+    parser.add_argument("--quiet", action="store_true", help="no progress display on stderr")
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
+    """Run ``compile``; 0 on success."""
+    names = args.engines or variants()
+    jobs = int(min(args.jobs, len(names)))
+    started = time.perf_counter()
+    progress = Progress(sys.stderr, enabled=not args.quiet)
+    timers: dict[str, tuple[float, float]] = {}
+    seconds = compile_engines(names, jobs, progress, timers if args.breakdown else None)
+    progress.done()
+    wall = time.perf_counter() - started
+    width = max(len(n) for n in names)
+    out.write(f"numbades compile - {machine.line_prefix()}\n")
+    out.writelines(f"{name:<{width}}  {seconds[name]:7.1f} s\n" for name in names)
+    out.write(f"{'total':<{width}}  {wall:7.1f} s wall on {jobs} process(es); "
+              f"{sum(seconds.values()):.1f} s of engine time; cache: {cache_location()}\n")
+    if args.breakdown:
+        out.write("\n" + "\n".join(breakdown_lines(timers)) + "\n")
+    return 0

@@ -1,0 +1,171 @@
+"""Getting compiled kernels ready: in the background for ``auto``, up front for ``numbades compile``.
+
+A cold Numba cache makes the first call of a slow-to-compile engine (the
+bitslice kernels: tens of seconds) wait for the compiler.  ``auto`` does not
+make a caller wait: when the engine it would pick is not ready
+(:meth:`Engine.ready`: neither compiled in this process nor in Numba's disk
+cache), it serves the call with the default table variant (about a second
+to compile, or already cached) and starts **one child process** that
+compiles the slow engine into Numba's disk cache
+(``python -m numbades.tuning.warmup bitslice``).  Once the child has
+finished, the next call loads the kernels from the cache and ``auto`` uses
+them.  Results are identical whichever engine serves (every engine computes
+the same function); forced engines (``variant="bitslice"``) compile on
+demand, as before.
+
+``NUMBADES_BACKGROUND_COMPILE=0`` turns this off (``auto`` then compiles in
+the foreground, on the first call that needs the engine); the child itself
+runs with it off.  ``python -m numbades compile`` fills the cache up front
+(Docker images, CI, cluster workers), using several processes.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+from ..des.keyschedule import round_keys48
+from ..engines.registry import ENGINES
+
+ENV_BACKGROUND = "NUMBADES_BACKGROUND_COMPILE"
+
+_children: dict[str, subprocess.Popen] = {}
+_lock = threading.Lock()
+
+
+def background_enabled() -> bool:
+    """Whether ``auto`` may compile slow engines in a child process (default: yes)."""
+    return os.environ.get(ENV_BACKGROUND, "1").strip().lower() not in ("0", "false", "no", "off")
+
+
+def ready_or_started(name: str, chain: int) -> bool:
+    """True if engine ``name`` can serve ``chain`` now without compiling in the foreground.
+
+    Otherwise (a slow engine, not compiled, background compiles on) makes
+    sure one child is compiling it and returns False: the caller serves this
+    call with another engine.
+    """
+    engine = ENGINES[name]
+    if not engine.slow_to_compile or not background_enabled():
+        return True
+    with _lock:
+        child = _children.get(name)
+        if child is not None and child.poll() is None:
+            return False  # still compiling
+        if engine.ready(chain):
+            return True
+        if child is not None and child.returncode != 0:
+            return True  # the child failed: compile here, so the error surfaces
+        _children[name] = subprocess.Popen(
+            [sys.executable, "-m", "numbades.tuning.warmup", name],
+            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+            env={**os.environ, ENV_BACKGROUND: "0"}, start_new_session=True,
+        )
+        return False
+
+
+def wait_for_background(timeout: float | None = None) -> None:
+    """Wait until every background compile this process started has finished (tests, scripts)."""
+    with _lock:
+        children = list(_children.values())
+    for child in children:
+        child.wait(timeout)
+
+
+def warm_up(names: Sequence[str]) -> dict[str, float]:
+    """Compile (or load) the kernels of each named engine here; seconds per engine.
+
+    The key schedule every cipher object runs comes first, counted in the
+    first engine's time.
+    """
+    seconds = {}
+    start = time.perf_counter()
+    round_keys48(bytes(8))
+    for name in names:
+        ENGINES[name].warm_up()
+        seconds[name] = time.perf_counter() - start
+        start = time.perf_counter()
+    return seconds
+
+
+def kernel_timers() -> dict[str, tuple[float, float]]:
+    """Numba's compile timers of every kernel compiled in this process, by qualified name.
+
+    (all seconds, LLVM seconds), summed over signatures; LLVM's share is the
+    optimisation and code generation, the rest Numba's typing and lowering.
+    A kernel's figures include the helpers it compiled on the way (Numba's
+    timers are inclusive); kernels loaded from the cache have none.
+    """
+    from numba.core.registry import CPUDispatcher
+
+    timers: dict[str, tuple[float, float]] = {}
+    for module_name, module in list(sys.modules.items()):
+        if not module_name.startswith("numbades.") or module is None:
+            continue
+        for obj in vars(module).values():
+            if not isinstance(obj, CPUDispatcher) or not obj.signatures:
+                continue
+            name = f"{obj.py_func.__module__}.{obj.py_func.__qualname__}"
+            total = llvm = 0.0
+            for signature in obj.signatures:
+                found = (obj.get_metadata(signature) or {}).get("timers") or {}
+                total += found.get("compiler_lock", 0.0)
+                llvm += found.get("llvm_lock", 0.0)
+            timers[name] = (total, llvm)
+    return timers
+
+
+def warm_up_with_timers(names: Sequence[str]) -> tuple[dict[str, float], dict]:
+    """:func:`warm_up`, and the :func:`kernel_timers` of what it compiled."""
+    return warm_up(names), kernel_timers()
+
+
+def compile_all(names: Sequence[str], jobs: int,
+                progress: Callable[[str, float, int, int], None] | None = None,
+                timers: dict[str, tuple[float, float]] | None = None) -> dict[str, float]:
+    """Warm every named engine, spread over ``jobs`` processes; seconds per engine.
+
+    Slow engines go first, each in a process of its own, so the table
+    variants fill the other processes meanwhile.  ``progress(name, seconds,
+    done, total)`` is called as each engine finishes; ``timers``, if given,
+    collects every process's :func:`kernel_timers`.
+    """
+    order = sorted(names, key=lambda n: not ENGINES[n].slow_to_compile)
+    seconds: dict[str, float] = {}
+    if jobs <= 1:
+        for name in order:
+            seconds.update(warm_up([name]))
+            if progress:
+                progress(name, seconds[name], len(seconds), len(order))
+        if timers is not None:
+            timers.update(kernel_timers())
+        return seconds
+    # spawn, not fork: the parent may hold LLVM and thread-pool state a fork would copy
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        futures = {name: pool.submit(warm_up_with_timers, [name]) for name in order}
+        for name, future in futures.items():
+            done, found = future.result()
+            seconds.update(done)
+            if timers is not None:
+                for kernel, (total, llvm) in found.items():
+                    old = timers.get(kernel, (0.0, 0.0))
+                    timers[kernel] = (old[0] + total, old[1] + llvm)
+            if progress:
+                progress(name, seconds[name], len(seconds), len(order))
+    return seconds
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """The background child: ``python -m numbades.tuning.warmup ENGINE...``."""
+    warm_up(list(sys.argv[1:] if argv is None else argv))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,198 @@
+"""Fast first calls and cheap small calls (issue 17): background compiles, warm-up, short paths.
+
+Compilation is slow, so the checks that need an empty Numba cache run in
+child processes with a private ``NUMBA_CACHE_DIR``; the rest check, in this
+process, that warm-up compiles exactly the signatures real calls use and
+that the short paths give the general path's results and errors.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+
+import numba
+import numpy as np
+import pytest
+from Crypto.Cipher import DES as RefDES
+
+import numbades
+from numbades.engines import chains
+from numbades.engines.jit import loaded
+from numbades.engines.registry import ENGINES
+from numbades.modes import buffers, small
+from numbades.tuning import warmup
+
+KEY = bytes.fromhex("0123456789abcdef")
+
+
+def _child(code: str, cache: str, **env: str) -> subprocess.CompletedProcess:
+    full = {**os.environ, "NUMBA_CACHE_DIR": cache, **env}
+    full.pop("NUMBADES_BACKGROUND_COMPILE", None)  # the library default: on
+    full.update(env)
+    return subprocess.run([sys.executable, "-c", textwrap.dedent(code)], capture_output=True,
+                          text=True, env=full, timeout=900, check=False)
+
+
+BACKGROUND_CHILD = """
+import numbades
+from Crypto.Cipher import DES
+from numbades.engines import chains
+from numbades.engines.registry import ENGINES
+from numbades.tuning import policy, warmup
+key, data = bytes.fromhex("0123456789abcdef"), bytes(range(256)) * 16  # 4 KiB: auto's bitslice size
+c = numbades.DES(key)
+ready_before = ENGINES["bitslice"].ready(chains.ECB_ENCRYPT)
+assert c.encrypt(data) == DES.new(key, DES.MODE_ECB).encrypt(data)
+started = sorted(warmup._children)
+warmup.wait_for_background()
+picked = policy.pick(c._request, chains.ECB_ENCRYPT, len(data) // 8)
+assert c.encrypt(data) == DES.new(key, DES.MODE_ECB).encrypt(data)
+print(ready_before, started, picked, sorted(warmup._children))
+"""
+
+
+def test_auto_serves_cold_calls_and_compiles_bitslice_in_the_background(tmp_path):
+    cache = str(tmp_path / "numba")
+    first = _child(BACKGROUND_CHILD, cache)
+    assert first.returncode == 0, first.stderr[-3000:]
+    # not compiled: the call was served while one child compiled bitslice, then bitslice serves
+    assert first.stdout.split() == ["False", "['bitslice']", "bitslice", "['bitslice']"]
+    second = _child(BACKGROUND_CHILD, cache)
+    assert second.returncode == 0, second.stderr[-3000:]
+    # a later process finds the kernels in the cache: nothing to compile, nothing started
+    assert second.stdout.split() == ["True", "[]", "bitslice", "[]"]
+
+
+def test_background_compiles_can_be_turned_off(monkeypatch):
+    monkeypatch.setenv(warmup.ENV_BACKGROUND, "0")
+    assert not warmup.background_enabled()
+    assert warmup.ready_or_started("bitslice", chains.ECB_ENCRYPT)
+    assert "bitslice" not in warmup._children
+    monkeypatch.setenv(warmup.ENV_BACKGROUND, "1")
+    assert warmup.background_enabled()
+    assert warmup.ready_or_started("table", chains.ECB_ENCRYPT)  # quick engines always serve
+
+
+def _kernels(engine) -> list:
+    """Every Numba dispatcher an engine's calls can reach."""
+    from numba.core.registry import CPUDispatcher
+
+    modules = [m for name, m in sys.modules.items()
+               if name.startswith("numbades.engines") and m is not None]
+    return [obj for m in modules for obj in vars(m).values() if isinstance(obj, CPUDispatcher)]
+
+
+@pytest.mark.parametrize("name", ["table", "table+unroll+risc2+ptr", "bitslice"])
+def test_warm_up_compiles_exactly_what_calls_use(name):
+    """After warm-up, calls of every mode and input kind compile nothing new."""
+    engine = ENGINES[name]
+    warmup.warm_up([name])  # what `numbades compile` and the background child run
+    before = {k: len(k.signatures) for k in _kernels(engine)}
+    for cipher in (numbades.DES(KEY, name), numbades.TripleDES(bytes(range(24)), name)):
+        for data in (bytes(8 * 600), np.zeros(600, np.uint64), np.zeros(600, ">u8"),
+                     bytearray(8 * 600)):
+            for mode in ("ecb", "cbc", "cfb", "ofb", "ctr"):
+                iv = None if mode == "ecb" else bytes(8)
+                cipher.encrypt(data, mode, iv=iv)
+                cipher.decrypt(data, mode, iv=iv)
+            if name != "bitslice":
+                cipher.encrypt(data, "cfb8", iv=bytes(8))
+        cipher.encrypt_many(np.zeros((300, 16), np.uint8), "cbc", ivs=np.zeros(300, np.uint64))
+        cipher.encrypt(bytes(16))  # the short path
+    rng = np.random.default_rng(7)
+    for width in (8, 24):  # key arrays: a key per row
+        keys = rng.integers(0, 256, (300, width), dtype=np.uint8)
+        if width == 24:
+            keys[:, 8:16] ^= 0x80  # never a degenerate Triple-DES key
+        array = (numbades.DESArray if width == 8 else numbades.TripleDESArray)(keys, name)
+        for data in (np.zeros((300, 24), np.uint8), np.zeros(300, np.uint64), bytes(8)):
+            array.encrypt(data)
+            array.decrypt(data, "cbc", ivs=np.zeros(300, np.uint64))
+    if name == "bitslice":  # crypt(3) runs on bitslice
+        numbades.crypt_many(["pass", "word"], ["ab", "cd"])
+        numbades.crypt("pass", "_J9..abcd")
+    after = {k: len(k.signatures) for k in _kernels(engine)}
+    grown = [k.py_func.__qualname__ for k in before if after[k] != before[k]]
+    assert grown == []
+    assert all(engine.ready(chain) for chain in chains.NAMES if engine.serves(chain))
+
+
+def test_loaded_never_compiles():
+    @numba.njit
+    def never_called(x):
+        return x + 1
+
+    signature = (numba.int64,)
+    assert not loaded(never_called, signature)  # not compiled, no cache: and still not compiled
+    assert never_called.signatures == []
+    never_called(1)
+    assert loaded(never_called, signature)
+
+
+def test_compile_command(tmp_path):
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    run = subprocess.run([sys.executable, "-m", "numbades", "compile", "--engines", "table,table+ptr",
+                          "--jobs", "2", "--quiet"], capture_output=True, text=True, env=env,
+                         timeout=900, check=False)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("numbades compile - ")
+    assert [line.split()[0] for line in lines[1:3]] == ["table", "table+ptr"]
+    assert lines[3].startswith("total") and "2 process(es)" in lines[3]
+    assert any(tmp_path.rglob("*.nbi")), "nothing was written to the cache"
+    bad = subprocess.run([sys.executable, "-m", "numbades", "compile", "--engines", "nope"],
+                         capture_output=True, text=True, env=env, timeout=120, check=False)
+    assert bad.returncode == 2 and "unknown engine" in bad.stderr
+
+
+# ---------------------------------------------------------------- short paths
+
+
+@pytest.mark.parametrize("n", [8, 16, 64, small.LIMIT, small.LIMIT + 8])
+@pytest.mark.parametrize("cipher", ["DES", "TripleDES"])
+def test_small_calls_match_the_oracle_and_the_general_path(n, cipher):
+    from Crypto.Cipher import DES3
+
+    data = np.random.default_rng(n).bytes(n)
+    if cipher == "DES":
+        c, ref = numbades.DES(KEY), RefDES.new(KEY, RefDES.MODE_ECB)
+    else:
+        key = bytes(range(24))
+        c, ref = numbades.TripleDES(key), DES3.new(key, DES3.MODE_ECB)
+    ct = c.encrypt(data)
+    assert type(ct) is bytes and ct == ref.encrypt(data)
+    assert c.decrypt(ct) == data
+    assert ct == bytes(c.encrypt(bytearray(data)))  # the general path
+    served = small.ecb(c._schedule, c._request, data, decrypt=False)
+    assert (served is None) == (n > small.LIMIT)
+
+
+@pytest.mark.parametrize("bad", [b"1234567", b"x" * 9, b"y" * (small.LIMIT + 1)])
+def test_small_calls_fail_like_the_general_path(bad):
+    c = numbades.DES(KEY)
+    with pytest.raises(ValueError) as short:
+        c.encrypt(bad)
+    with pytest.raises(ValueError) as general:
+        c.encrypt(bytearray(bad))
+    assert str(short.value) == str(general.value)
+
+
+def test_empty_bytes_give_empty_bytes():
+    assert numbades.DES(KEY).encrypt(b"") == b""
+
+
+@pytest.mark.parametrize("kind", [bytes, bytearray, memoryview])
+def test_large_byte_results_are_built_in_their_object(kind):
+    n = buffers.IN_PLACE_RESULT_BYTES * 2 + 8
+    data = np.random.default_rng(1).bytes(n)
+    c = numbades.DES(KEY)
+    for got, want in ((c.encrypt(kind(data)), RefDES.new(KEY, RefDES.MODE_ECB).encrypt(data)),
+                      (c.encrypt(kind(data), "ctr", iv=bytes(8)),
+                       RefDES.new(KEY, RefDES.MODE_CTR, nonce=b"", initial_value=0).encrypt(data))):
+        assert type(got) is kind
+        assert bytes(got) == want
+    if kind is bytes:
+        assert hash(got) == hash(want)  # a proper, immutable bytes object
