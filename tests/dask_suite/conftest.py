@@ -25,7 +25,9 @@ def dask_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     compiled (or loaded) in this process first, so that the workers, which
     import the same numbades and so share its ``__pycache__``, only load them.
     The workers get the library defaults too: a private, empty
-    ``NUMBADES_CACHE_DIR`` and no ``NUMBADES_VARIANT``.  Not the default
+    ``NUMBADES_CACHE_DIR``, no ``NUMBADES_VARIANT`` and no background compiles
+    (this fixture is set up before the per-test defaults of ``tests/conftest.py``,
+    so it sets them itself).  Not the default
     scheduler: tests name the scheduler they use.
     """
     from distributed import Client, LocalCluster
@@ -35,6 +37,7 @@ def dask_client(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
     with pytest.MonkeyPatch.context() as env:
         env.setenv(saved_choice.ENV_DIR, str(tmp_path_factory.mktemp("numbades-cache-workers")))
         env.delenv("NUMBADES_VARIANT", raising=False)
+        env.setenv("NUMBADES_BACKGROUND_COMPILE", "0")
         numbades.dask.warm_up()
         cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                host="127.0.0.1", dashboard_address=":0")
