@@ -11,8 +11,9 @@ Prints, each figure from this one run:
   the cache it filled (import, then one 4 KiB bitslice encryption);
 * **where a pass goes**: the two transpositions, the rounds (with IP/FP
   renaming), and the rest (loads, stores, padding) as shares of an ECB pass;
-* **two-core scaling**: the prange kernel on 2 threads against the serial
-  kernel on 1, calls interleaved, median of the per-pair ratios;
+* **two-core scaling**: the engine on 2 threads (its pool of threads over
+  the cached serial kernel) against 1, calls interleaved, median of the
+  per-pair ratios;
 * **modes**: CTR, CBC decryption and CFB decryption against ECB, DES and 3DES;
 * **512-bit vectors** (AVX-512 hosts only): the kernels ask LLVM for 512-bit
   vectors (``numbades.engines.bitslice.vector_width``) where it would otherwise prefer 256;
@@ -41,8 +42,6 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
-from collections.abc import Callable
 
 if __name__ == "__main__":
     # Two Numba threads for the scaling figure; must be set before numba loads.
@@ -50,25 +49,21 @@ if __name__ == "__main__":
 
 import numba
 import numpy as np
-from benchmarks.bench_compile import cold_then_warm  # the asv suite, beside this script
+from benchmarks.bench_compile import cold_then_warm
 from llvmlite import binding as llvm
 
 import numbades
+from benchmarks import interleaved, seconds  # the asv suite's helpers, beside this script
 from numbades.cli.measure import KEY24, format_size, parse_size
 from numbades.des import keyschedule as _keyschedule
 from numbades.engines.bitslice import rounds as _bitslice
 from numbades.engines.bitslice import transpose as _bitslice_transpose
 from numbades.engines.bitslice import vector_width as _vector_width
+from numbades.engines.bitslice.engine import ENGINE
 from numbades.tuning import machine as _machine
 
 KEY = bytes.fromhex("133457799bbcdff1")
 MiB = 1024 * 1024
-
-
-def seconds(call: Callable[[], object]) -> float:
-    start = time.perf_counter()
-    call()
-    return time.perf_counter() - start
 
 
 # ---------------------------------------------------------------- SIMD
@@ -170,7 +165,7 @@ def pass_breakdown(nbytes: int, repeats: int) -> list[str]:
 
 
 def scaling(nbytes: int, repeats: int) -> list[str]:
-    """2-thread prange kernel against the 1-thread serial kernel, interleaved."""
+    """The engine on 2 threads (its thread pool over the cached kernel) against 1, interleaved."""
     if numba.config.NUMBA_NUM_THREADS < 2:
         return ["only one Numba thread available (NUMBA_NUM_THREADS / CPU count)"]
     x = np.zeros(nbytes // 8, np.uint64)
@@ -178,11 +173,11 @@ def scaling(nbytes: int, repeats: int) -> list[str]:
 
     def serial() -> None:
         numba.set_num_threads(1)
-        _bitslice.ecb(x, x, kp, True)
+        ENGINE.ecb(x, x, kp, True)
 
     def parallel() -> None:
         numba.set_num_threads(2)
-        _bitslice.ecb_parallel(x, x, kp, True)
+        ENGINE.ecb(x, x, kp, True)
 
     serial(), parallel()
     pairs = [(seconds(serial), seconds(parallel)) for _ in range(repeats)]
@@ -200,17 +195,6 @@ def scaling(nbytes: int, repeats: int) -> list[str]:
 
 
 # ---------------------------------------------------------------- modes
-
-
-def interleaved(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
-    """Median seconds per call, the calls taken in turn so drift hits them alike."""
-    for call in calls.values():
-        call()
-    samples: dict[str, list[float]] = {k: [] for k in calls}
-    for _ in range(repeats):
-        for k, call in calls.items():
-            samples[k].append(seconds(call))
-    return {k: statistics.median(v) for k, v in samples.items()}
 
 
 def mode_ratios(nbytes: int, repeats: int) -> list[str]:

@@ -32,7 +32,12 @@ def _key_bytes(key: Any, sizes: tuple[int, ...], what: str) -> bytes:
 
 
 class _BlockCipher:
-    """What DES and TripleDES share: engine choice, one-shot calls, streams, batches."""
+    """What DES and TripleDES share: engine choice, one-shot calls, streams, batches.
+
+    A cipher pickles as its round keys and engine request (the key forms
+    engines build are rebuilt where used; the repr plays no part), which is
+    how ``numbades.dask`` sends it to workers.
+    """
 
     _schedule: Schedule
     _request: policy.Request

@@ -1,8 +1,10 @@
 """The layer rule of docs/architecture.md holds, and the checker would notice a breach.
 
-``lint-imports`` reads the contracts in ``pyproject.toml``: cli -> cipher ->
-modes -> tuning -> engines -> des, each layer importing only those below,
-and the table and bitslice engines independent of each other.
+``lint-imports`` reads the contracts in ``pyproject.toml``: cli | dask ->
+cipher -> modes -> tuning -> engines -> des, each layer importing only those
+below (cli and dask independent siblings), the Dask integration using only
+the public cipher objects, and the table and bitslice engines independent of
+each other.
 """
 
 from __future__ import annotations
@@ -16,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import numbades
-from numbades.engines.registry import ENGINES
+from numbades.engines.registry import CRYPT3_ENGINES, ENGINES, KEY_ROWS_ENGINES
 
 ROOT = Path(__file__).resolve().parent.parent
 LINT_IMPORTS = shutil.which("lint-imports") or "lint-imports"
@@ -41,6 +43,10 @@ def test_the_contracts_are_kept():
         ("engines/table/frame.py", "from ..bitslice import transpose  # across\n",
          "Engines are independent"),
         ("tuning/machine.py", "import numbades  # the package root\n", "Layers"),
+        ("dask/chaining.py", "from ..modes import buffers  # beneath the public objects\n",
+         "The Dask integration uses only the public cipher objects"),
+        ("cli/asm.py", "from .. import dask  # a sibling of the same layer\n", "Layers"),
+        ("cipher.py", "from . import dask  # upward\n", "Layers"),
     ],
 )
 def test_a_breach_is_reported(tmp_path, module, line, contract):
@@ -61,7 +67,11 @@ def test_every_engine_implements_the_protocol():
         for attribute in ("key_form", "constant_time", "build_key_form", "serves", "ecb",
                           "chain", "cfb8", "many"):
             assert hasattr(engine, attribute), (name, attribute)
+        for attribute in ("serves_key_rows", "key_rows"):  # base.KeyRowsEngine
+            assert hasattr(engine, attribute), (name, attribute)
     assert list(ENGINES) == numbades.variants()
+    assert list(KEY_ROWS_ENGINES) == numbades.variants()
+    assert list(CRYPT3_ENGINES) == ["bitslice"]
     assert [ENGINES[n].constant_time for n in ENGINES] == [
         n == "bitslice" for n in ENGINES]
 

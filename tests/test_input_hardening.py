@@ -270,12 +270,14 @@ def test_overlapping_many_out(engine, shift):
 THREADED_OVERLAP_CHILD = """
 import numpy as np, numba, numbades
 from Crypto.Cipher import DES as Ref
+from numbades.engines.bitslice import threads
 assert numba.get_num_threads() == 2, numba.get_num_threads()
 key = bytes.fromhex("133457799bbcdff1")
 ref = Ref.new(key, Ref.MODE_ECB)
-n = 2048 * 8  # eight passes: the prange kernel, one group of passes per thread
+n = 2048 * 2 * threads.MIN_PASSES_PER_THREAD  # two threads, one range of passes each
+assert len(threads.split(n, 2048)) == 2
 for shift in (1, -1, 7, -2048, 2048):
-    for trial in range(5):
+    for trial in range(3):
         buf = np.random.default_rng(trial).integers(0, 2**63, n + abs(shift), dtype=np.uint64)
         src, dst = (buf[:n], buf[shift:]) if shift > 0 else (buf[-shift:], buf[:n])
         expected = ref.encrypt(src.astype(">u8").tobytes())

@@ -57,14 +57,16 @@ def test_editing_the_circuits_changes_exactly_the_dependent_files(tmp_path):
     circuits = package / "engines" / "bitslice" / "sbox_circuits_gen.py"
     circuits.write_text(circuits.read_text() + "\n# a changed circuit\n")
 
-    dependents = ["engines.bitslice.mode_kernels", "engines.bitslice.rounds"]
+    dependents = ["engines.bitslice.crypt3", "engines.bitslice.lane_keys",
+                  "engines.bitslice.mode_kernels", "engines.bitslice.rounds"]
     assert stamps.stale_modules(package) == dependents
     assert stamps.restamp(package) == dependents
     assert stamps.stale_modules(package) == []
     after = {p.relative_to(package).as_posix(): _sha256(p) for p in package.rglob("*.py")}
     changed = {name for name in before if before[name] != after[name]}
     assert changed == {"engines/bitslice/sbox_circuits_gen.py", "engines/bitslice/rounds.py",
-                       "engines/bitslice/mode_kernels.py"}
+                       "engines/bitslice/mode_kernels.py", "engines/bitslice/lane_keys.py",
+                       "engines/bitslice/crypt3.py"}
 
 
 def test_editing_the_chain_vocabulary_restamps_both_engines(tmp_path):
@@ -73,7 +75,8 @@ def test_editing_the_chain_vocabulary_restamps_both_engines(tmp_path):
     vocabulary = package / "engines" / "chains.py"
     vocabulary.write_text(vocabulary.read_text() + "\n# a new chain\n")
     assert stamps.stale_modules(package) == [
-        "engines.bitslice.mode_kernels", "engines.table.kernels_gen"]
+        "engines.bitslice.crypt3", "engines.bitslice.lane_keys", "engines.bitslice.mode_kernels",
+        "engines.table.kernels_gen"]
 
 
 def test_restamp_refuses_a_module_without_a_stamp_line(tmp_path):

@@ -121,6 +121,29 @@ def seconds_per_call(call: Callable[[], object], budget: float = 0.3, repeats: i
     return statistics.median(samples)
 
 
+def seconds(call: Callable[[], object]) -> float:
+    """Wall-clock seconds of one ``call``."""
+    start = time.perf_counter()
+    call()
+    return time.perf_counter() - start
+
+
+def interleaved(calls: dict[str, Callable[[], object]], repeats: int) -> dict[str, float]:
+    """Median seconds per call, after one untimed call each, the calls taken in turn
+    so that drift (a machine busy with other work) hits them alike.
+
+    Used by the comparison scripts beside the suite (``bitslice_report.py``,
+    ``dask_scaling.py``), not by asv itself.
+    """
+    for call in calls.values():
+        call()
+    samples: dict[str, list[float]] = {k: [] for k in calls}
+    for _ in range(repeats):
+        for k, call in calls.items():
+            samples[k].append(seconds(call))
+    return {k: statistics.median(v) for k, v in samples.items()}
+
+
 def ns_per_byte(call: Callable[[], object], nbytes: int, budget: float = 0.3) -> float:
     """Median nanoseconds per byte of ``call``, which processes ``nbytes``.
 

@@ -49,6 +49,11 @@ def _round_keys48(key, pc1_bytes, pc2_chunks, shifts, out):
         out[r] = k
 
 
+#: The compiled schedule, for kernels that compute round keys themselves:
+#: ``round_keys48_into(key_value, PC1_BYTES, PC2_CHUNKS, SHIFTS, out16)``.
+round_keys48_into = _round_keys48
+
+
 def round_keys48(key: bytes) -> np.ndarray:
     """K1..K16 of an 8-byte key as a (16,) uint64 array; parity bits are ignored."""
     out = np.empty(16, dtype=np.uint64)

@@ -83,6 +83,57 @@ class Engine(Protocol):
         ...
 
 
+#: DES passes of one block as (key set, reversed) pairs, in application order
+#: (``des.keybits.passes``): how a key array says direction and Triple-DES.
+Passes = tuple[tuple[int, bool], ...]
+
+
+class KeyRowsEngine(Protocol):
+    """A key per row: the capability behind ``DESArray`` / ``TripleDESArray``.
+
+    A sibling of :class:`Engine` (every registered engine implements both):
+    row ``i`` of the data is one message under key ``i``.  Keys cross the
+    interface as values, never as round keys: ``key_words`` is a (rows,
+    key sets) uint64 array of 64-bit key values (1 set for DES, 3 for EDE),
+    and ``passes`` says in which order and direction the sets are applied,
+    so direction and Triple-DES live in ``passes`` as they live in the round
+    keys' order for :class:`Engine`.  Each engine derives its own key form
+    (frame schedules per row; key planes per pass) from these.
+    """
+
+    name: str
+
+    def serves_key_rows(self, chain: int) -> bool:
+        """Whether the engine runs ``chain`` with a key per row (ECB and the block chains)."""
+        ...
+
+    def key_rows(self, chain: int, src: np.ndarray, dst: np.ndarray, key_words: np.ndarray,
+                 passes: Passes, ivs: np.ndarray, swap: bool) -> None:
+        """Row i of C-contiguous (rows, blocks) word arrays through ``chain`` under key i.
+
+        ``ivs`` is a (rows,) uint64 array of block values (unused for ECB);
+        ``dst`` may be ``src``.
+        """
+        ...
+
+
+class Crypt3Engine(Protocol):
+    """crypt(3)'s DES: a salted, iterated encryption of the zero block, a key per row."""
+
+    name: str
+
+    def crypt3(self, key_words: np.ndarray, salts: np.ndarray, count: int,
+               wide_salt: bool) -> np.ndarray:
+        """(rows,) uint64 block values: E_key^count(0) with E's bits swapped by each salt.
+
+        ``key_words`` and ``salts`` are (rows,) uint64; salt bit ``i`` (0..23)
+        swaps E-expansion output bits ``i`` and ``i + 24`` (0-based).
+        ``wide_salt=False`` promises salts below 2**12 (traditional crypt),
+        which needs fewer selects per round.
+        """
+        ...
+
+
 class Schedule:
     """Round keys of one cipher in both directions, and each engine's key form, built on demand.
 

@@ -13,7 +13,10 @@ Pass helper arguments that must fold as plain integers (``np.int64(k)``),
 not literals: Numba compiles a separate specialisation per literal value.
 """
 
+import contextlib
+
 import numba
+from llvmlite import ir
 from numba.core import types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.extending import intrinsic, overload
@@ -67,3 +70,25 @@ def loaded(dispatcher, signature: tuple) -> bool:
         except Exception:  # noqa: BLE001 - an unfamiliar Numba: compile on demand
             return True
         return True
+
+
+@intrinsic
+def arrays_do_not_overlap(typingctx):
+    """Promise LLVM that the calling kernel's array arguments never share memory.
+
+    Marks every pointer argument of the kernel's LLVM function ``noalias``
+    (what Numba itself does for the kernels it generates for parallel
+    loops).  A kernel that reads per-lane key planes at offsets taken from a
+    table would otherwise be compiled with run-time overlap checks between
+    those reads and its stores into the work array, and scalar fallbacks,
+    about 1.7x slower.  Only for kernels whose callers pass distinct arrays.
+    """
+
+    def codegen(context, builder, signature, args):
+        for argument in builder.function.args:
+            if isinstance(argument.type, ir.PointerType):
+                with contextlib.suppress(AttributeError, TypeError, ValueError):
+                    argument.add_attribute("noalias")
+        return context.get_dummy_value()
+
+    return types.none(), codegen

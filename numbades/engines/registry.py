@@ -6,7 +6,7 @@ Adding an engine means one module group under ``engines/`` implementing
 
 from __future__ import annotations
 
-from .base import Engine
+from .base import Crypt3Engine, Engine, KeyRowsEngine
 from .bitslice.engine import ENGINE as BITSLICE_ENGINE
 from .table.engine import DEFAULT as DEFAULT_TABLE
 from .table.engine import ENGINES as TABLE_ENGINES
@@ -15,6 +15,15 @@ from .table.engine import ENGINES as TABLE_ENGINES
 ENGINES: dict[str, Engine] = {
     **{engine.name: engine for engine in TABLE_ENGINES},
     BITSLICE_ENGINE.name: BITSLICE_ENGINE,
+}
+
+#: Engines that run a key per row (``base.KeyRowsEngine``): every engine.
+KEY_ROWS_ENGINES: dict[str, KeyRowsEngine] = {
+    name: engine for name, engine in ENGINES.items() if hasattr(engine, "key_rows")
+}
+#: Engines that compute crypt(3) hashes (``base.Crypt3Engine``): bitslice.
+CRYPT3_ENGINES: dict[str, Crypt3Engine] = {
+    name: engine for name, engine in ENGINES.items() if hasattr(engine, "crypt3")
 }
 
 BITSLICE = BITSLICE_ENGINE.name

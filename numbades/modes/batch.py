@@ -43,8 +43,8 @@ def _messages(data: Any, name: str = "data") -> tuple[np.ndarray, bool]:
     raise TypeError(f"unsupported {name} dtype {data.dtype}: use uint8 or uint64")
 
 
-def _ivs(mode: str, ivs: Any, m: int) -> np.ndarray:
-    """One IV per message as block values, shape (m,)."""
+def ivs_of(mode: str, ivs: Any, m: int) -> np.ndarray:
+    """One IV per message (or key-array row) as block values, shape (m,)."""
     if mode == "ecb":
         if ivs is not None:
             raise ValueError("ECB takes no ivs")
@@ -72,7 +72,7 @@ def run(schedule: Schedule, request: policy.Request, data: Any, mode: Any, ivs: 
     chain = chains.of(mode, decrypt)
     policy.check_serves(request, chain)
     src, swap = _messages(data)
-    iv_values = _ivs(mode, ivs, src.shape[0])
+    iv_values = ivs_of(mode, ivs, src.shape[0])
     scratch = False
     if out is None:
         result = np.empty(data.shape, data.dtype)

@@ -293,3 +293,136 @@ def finish(data: Data, dst: Destination, out: Any) -> Any:
     if data.kind == "memoryview":
         return memoryview(dst.bytes.tobytes())
     return dst.bytes.tobytes()
+
+
+# ------------------------------------------------------------------ key arrays
+
+
+@dataclass
+class Rows:
+    """Input of a key-array call: one message per key, or one message for every key.
+
+    ``words`` is the (rows, blocks) uint64 array the kernels read (a view of
+    the input, or a zero-padded copy when rows end in a partial block), or
+    None when one ``message`` (a private (blocks,) copy) is broadcast.
+    """
+
+    words: np.ndarray | None
+    message: np.ndarray | None
+    swap: bool
+    shape: tuple[int, ...]  # the result's
+    dtype: np.dtype  # the result's
+    row_bytes: int  # bytes of each result row (the last block may be partial)
+
+    @property
+    def blocks(self) -> int:
+        return -(-self.row_bytes // 8)
+
+
+def _padded_words(arr: np.ndarray, blocks: int) -> np.ndarray:
+    """uint8 rows (r, n) as (r, blocks) words, zero-padded to whole blocks (a copy if needed)."""
+    if arr.shape[1] == 8 * blocks:
+        return np.ascontiguousarray(arr).view(np.uint64)
+    padded = np.zeros((arr.shape[0], 8 * blocks), dtype=np.uint8)
+    padded[:, :arr.shape[1]] = arr
+    return padded.view(np.uint64)
+
+
+def key_rows_data(data: Any, rows: int) -> Rows:
+    """Check ``data`` of a key-array call with ``rows`` keys (``docs/api.md``, Key arrays).
+
+    uint8 (rows, n) arrays are one message per key; bytes-like input, uint8
+    (n,) and (1, n) arrays one message for every key (result (rows, n));
+    uint64 (rows,) arrays one block per key, (rows, b) one message per key
+    and (1, b) one message for every key.
+    """
+    if isinstance(data, (bytes, bytearray, memoryview)):
+        arr = _buffer_bytes(memoryview(data))
+    elif isinstance(data, np.ndarray):
+        arr = plain_array(data, "data")
+    else:
+        raise TypeError(
+            "data must be a uint8/uint64 NumPy array or bytes-like (one message for every "
+            f"key), not {type(data).__name__}"
+        )
+    if arr.dtype == np.uint8:
+        swap, dtype = _LITTLE, np.dtype(np.uint8)
+    elif is_u64(arr.dtype):
+        swap, dtype = not arr.dtype.isnative, arr.dtype
+    else:
+        raise TypeError(
+            f"unsupported data dtype {arr.dtype}: use uint8 (raw bytes) "
+            "or uint64 (one big-endian block per element)"
+        )
+    if arr.ndim not in (1, 2):
+        raise ValueError(f"data must be 1-D or 2-D (rows, bytes or blocks), got {arr.ndim}-D")
+    words_per_item = 1 if dtype.itemsize == 8 else 0
+    if arr.ndim == 1 and words_per_item:  # one block per key
+        if arr.shape[0] != rows:
+            raise ValueError(
+                f"a 1-D uint64 data array holds one block per key: shape ({rows},) for "
+                f"{rows} keys, got {arr.shape} (one message for every key: shape (1, blocks))"
+            )
+        return Rows(np.ascontiguousarray(arr).view(np.uint64).reshape(rows, 1), None, swap,
+                    (rows,), dtype, 8)
+    if arr.ndim == 1 or (arr.shape[0] == 1 and rows != 1):  # one message for every key
+        message = arr.reshape(-1)
+        row_bytes = message.size * dtype.itemsize
+        blocks = -(-row_bytes // 8)
+        own = np.zeros(8 * blocks, dtype=np.uint8)
+        own[:row_bytes] = message.view(np.uint8)
+        return Rows(None, own.view(np.uint64), swap, (rows, message.size), dtype, row_bytes)
+    if arr.shape[0] != rows:
+        raise ValueError(f"data has {arr.shape[0]} rows for {rows} keys (one message per key)")
+    row_bytes = arr.shape[1] * dtype.itemsize
+    raw = np.ascontiguousarray(arr).view(np.uint8).reshape(rows, row_bytes)
+    return Rows(_padded_words(raw, -(-row_bytes // 8)), None, swap, arr.shape, dtype, row_bytes)
+
+
+@dataclass
+class RowsDestination:
+    """Where a key-array kernel writes, what the call returns, and what is left to copy."""
+
+    words: np.ndarray  # (rows, blocks) uint64, C-contiguous: where the kernels write
+    result: np.ndarray  # returned (out, or a new array)
+    target: np.ndarray | None  # result's bytes as (rows, row_bytes) when words is scratch
+
+    def commit(self) -> None:
+        if self.target is not None:
+            self.target[:] = self.words.view(np.uint8)[:, :self.target.shape[1]]
+
+
+def key_rows_output(rows: Rows, out: Any) -> RowsDestination:
+    """The destination of a key-array result, ``out`` checked (``TypeError``/``ValueError``).
+
+    Scratch is used (and copied at the end) when rows end in a partial
+    block, or when ``out`` overlaps the input without being it.
+    """
+    n = rows.shape[0]
+    if out is None:
+        result = np.empty(rows.shape, rows.dtype)
+    else:
+        if not isinstance(out, np.ndarray):
+            raise TypeError(f"out must be a NumPy array, not {type(out).__name__}")
+        result = plain_array(out, "out")
+        if result.dtype != rows.dtype:
+            raise TypeError(
+                f"out (dtype {result.dtype.str}) must have the result's dtype {rows.dtype.str}"
+            )
+        if result.shape != rows.shape:
+            raise ValueError(f"out must have the result's shape {rows.shape}, got {result.shape}")
+        if not result.flags.writeable:
+            raise TypeError("out is read-only")
+        if not result.flags.c_contiguous:
+            raise ValueError("out must be C-contiguous")
+        result = out
+    target = plain_array(result, "out").view(np.uint8).reshape(n, rows.row_bytes)
+    whole = rows.row_bytes % 8 == 0
+    if whole and rows.words is None:  # broadcast: the message is a private copy
+        return RowsDestination(target.view(np.uint64), result, None)
+    if whole and (not np.may_share_memory(target, rows.words)
+                  or same_memory(target.reshape(-1), rows.words.reshape(-1).view(np.uint8))):
+        return RowsDestination(target.view(np.uint64), result, None)
+    if rows.words is not None and not np.may_share_memory(rows.words, target) and not whole:
+        return RowsDestination(rows.words, result, target)  # the padded copy is ours
+    return RowsDestination(np.empty((n, rows.blocks), dtype=np.uint64), result, target)

@@ -18,7 +18,14 @@ import os
 from typing import NamedTuple
 
 from ..engines import chains
-from ..engines.registry import BITSLICE, DEFAULT_TABLE_VARIANT, ENGINES, variants
+from ..engines.registry import (
+    BITSLICE,
+    CRYPT3_ENGINES,
+    DEFAULT_TABLE_VARIANT,
+    ENGINES,
+    KEY_ROWS_ENGINES,
+    variants,
+)
 from . import machine, saved_choice, warmup
 
 #: From this many blocks ``auto`` uses bitslice for independent blocks.  A bitslice
@@ -33,6 +40,19 @@ BITSLICE_THRESHOLD_BLOCKS = 256 if machine.has_avx512() else 384
 #: are filled, and a table variant runs roughly 20x slower per block, so
 #: below ~100 messages the table engine is the better choice.
 MANY_BITSLICE_MIN_MESSAGES = 128
+
+#: A key array (``DESArray``, ``TripleDESArray``) of one-block rows goes to
+#: bitslice, one key per lane, from this many rows (keys) up; below it a table
+#: variant runs the rows one after another, each with its own key schedule.
+#: Longer rows make each bitslice pass (a whole pass per block position, however
+#: few keys) relatively dearer: from 2 blocks per row the threshold is
+#: ``KEY_ROWS_BITSLICE_MIN_ROWS_LONG``.  Measured with
+#: ``benchmarks/key_arrays_report.py`` (crossover section, one core, AVX2
+#: znver3, shared machine, 2026-12-04, three runs): bitslice 0.91-0.99x at 64
+#: one-block rows, 1.15-1.17x at 96; with 16-block rows 0.94-1.00x at 128,
+#: 1.6-1.8x at 256.
+KEY_ROWS_BITSLICE_MIN_ROWS = 64
+KEY_ROWS_BITSLICE_MIN_ROWS_LONG = 128
 
 ENV_VARIANT = "NUMBADES_VARIANT"
 
@@ -109,3 +129,36 @@ def pick(request: Request, chain: int, blocks: int, messages: int = 1, *,
 def _ready(name: str, chain: int) -> str:
     """``name`` if it can serve now, else the default table variant while it compiles aside."""
     return name if warmup.ready_or_started(name, chain) else DEFAULT_TABLE_VARIANT
+
+
+def check_serves_key_rows(request: Request, chain: int) -> None:
+    """``ValueError`` when a forced engine cannot run ``chain`` with a key per row."""
+    engine = KEY_ROWS_ENGINES.get(request.name)
+    if request.forced and (engine is None or not engine.serves_key_rows(chain)):
+        mode = chains.name(chain).split("-")[0]
+        raise ValueError(f"{mode} has no {request.name} path for key arrays")
+
+
+def pick_key_rows(request: Request, chain: int, rows: int, blocks: int = 1) -> str:
+    """The engine that runs ``rows`` messages of ``blocks`` blocks of ``chain``, message i under key i.
+
+    A forced engine serves (vetted by ``check_serves_key_rows``); one named
+    by ``NUMBADES_VARIANT`` serves where it can; else bitslice from
+    ``KEY_ROWS_BITSLICE_MIN_ROWS`` rows up (``..._LONG`` for rows of more
+    than one block), below that the default table variant.
+    """
+    if request.forced:
+        return request.name
+    if request.name != "auto":
+        engine = KEY_ROWS_ENGINES.get(request.name)
+        if engine is not None and engine.serves_key_rows(chain):
+            return request.name
+    least = KEY_ROWS_BITSLICE_MIN_ROWS if blocks <= 1 else KEY_ROWS_BITSLICE_MIN_ROWS_LONG
+    if rows >= least and BITSLICE in KEY_ROWS_ENGINES:
+        return BITSLICE
+    return DEFAULT_TABLE_VARIANT
+
+
+def pick_crypt3() -> str:
+    """The engine for crypt(3) hashes: bitslice (the only ``Crypt3Engine``)."""
+    return BITSLICE if BITSLICE in CRYPT3_ENGINES else next(iter(CRYPT3_ENGINES))

@@ -30,6 +30,7 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
 
+from ..des.keyschedule import round_keys48
 from ..engines.registry import ENGINES
 
 ENV_BACKGROUND = "NUMBADES_BACKGROUND_COMPILE"
@@ -78,12 +79,18 @@ def wait_for_background(timeout: float | None = None) -> None:
 
 
 def warm_up(names: Sequence[str]) -> dict[str, float]:
-    """Compile (or load) the kernels of each named engine here; seconds per engine."""
+    """Compile (or load) the kernels of each named engine here; seconds per engine.
+
+    The key schedule every cipher object runs comes first, counted in the
+    first engine's time.
+    """
     seconds = {}
+    start = time.perf_counter()
+    round_keys48(bytes(8))
     for name in names:
-        start = time.perf_counter()
         ENGINES[name].warm_up()
         seconds[name] = time.perf_counter() - start
+        start = time.perf_counter()
     return seconds
 
 

@@ -15,9 +15,10 @@ import functools
 import numpy as np
 from numba import typeof
 
+from ...des.keybits import passes
 from .. import chains
 from ..jit import loaded
-from . import mode_kernels, rounds, threads
+from . import crypt3, lane_keys, mode_kernels, rounds, threads
 
 _U64 = (1 << 64) - 1
 
@@ -65,6 +66,14 @@ class BitsliceEngine:
             entry = _entry(chain)
             if entry is not None:
                 entry[0].compile(entry[1])
+        # Key arrays and crypt(3): one tiny call each, with the types the modes layer passes.
+        one = np.zeros((1, 1), np.uint64)
+        for sets in (1, 3):
+            self.key_rows(chains.ECB_ENCRYPT, _read_only((1, 1)), one,
+                          np.zeros((1, sets), np.uint64), passes(sets, False),
+                          np.zeros(1, np.uint64), True)
+        for wide_salt in (False, True):
+            self.crypt3(np.zeros(1, np.uint64), np.zeros(1, np.uint64), 1, wide_salt)
 
     def ecb(self, src, dst, keys, swap) -> None:
         def part(a: int, b: int) -> None:
@@ -115,6 +124,19 @@ class BitsliceEngine:
             mode_kernels.many(src[a:b], dst[a:b], keys, ivs[a:b], chain, swap)
 
         threads.run(part, threads.split(src.shape[0], rounds.BLOCKS, min_units=1))
+
+    # A key per row (engines.base.KeyRowsEngine): one key per lane.
+
+    def serves_key_rows(self, chain: int) -> bool:
+        return chain in chains.ECB or chain in chains.BLOCK_CHAINS
+
+    def key_rows(self, chain, src, dst, key_words, passes, ivs, swap) -> None:
+        lane_keys.lanes_many(src, dst, key_words, passes, ivs, chain, swap)
+
+    # crypt(3) (engines.base.Crypt3Engine): salted rounds, a key per lane.
+
+    def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
+        return crypt3.crypt3(key_words, salts, count, wide_salt)
 
 
 def _read_only(shape) -> np.ndarray:

@@ -25,7 +25,16 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..chains import CBC_DECRYPT, CBC_ENCRYPT, CFB_DECRYPT, CFB_ENCRYPT, CTR, OFB
+from ..chains import (
+    CBC_DECRYPT,
+    CBC_ENCRYPT,
+    CFB_DECRYPT,
+    CFB_ENCRYPT,
+    CTR,
+    ECB_DECRYPT,
+    ECB_ENCRYPT,
+    OFB,
+)
 from ..jit import always_inline, inline
 from .rounds import crypt_into
 from .transpose import (
@@ -42,7 +51,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "cc258c1c10172816d4dfc0102e881d92de30ebf62a4adc5d0c7009b1ca9c96cf"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "0875a1e97634c7b7db260f1e82dd33fbb0f44ae3ae414c18eef21067644d8355"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -198,30 +207,34 @@ def _copy(src: np.ndarray, dst: np.ndarray) -> None:
 
 
 @inline
-def _many_block(x, s, t, iv_planes, j, mode, kplanes, xor, work) -> None:
+def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
     """One block position of a group of messages, in plane form.
 
     ``x`` holds block ``j`` of every message (raw naming) and is replaced by
     the output block; ``s`` is the chaining state (previous ciphertext for
     CBC/CFB, previous keystream for OFB), ``t`` scratch; for CTR
-    ``iv_planes`` holds the initial counters in value naming.
+    ``iv_planes`` holds the initial counters in value naming.  ``crypt`` is
+    the block cipher over a plane array (``rounds.crypt_into`` with one key;
+    ``lane_keys.crypt_lanes_into`` with a key per lane) and ``kplanes`` its keys.
     """
     always_inline()
-    if mode == CBC_ENCRYPT:  # C = E(P ^ C_prev)
+    if mode == ECB_ENCRYPT or mode == ECB_DECRYPT:  # noqa: SIM109 (Numba: plain compares)
+        crypt(x, work, kplanes, xor)
+    elif mode == CBC_ENCRYPT:  # C = E(P ^ C_prev)
         _xor_into(x, s)
-        crypt_into(x, work, kplanes, xor)
+        crypt(x, work, kplanes, xor)
         _copy(x, s)
     elif mode == CBC_DECRYPT:  # P = D(C) ^ C_prev
         _copy(x, t)
-        crypt_into(x, work, kplanes, xor)
+        crypt(x, work, kplanes, xor)
         _xor_into(x, s)
         _copy(t, s)
     elif mode == CFB_ENCRYPT:  # C = P ^ E(C_prev)
-        crypt_into(s, work, kplanes, xor)
+        crypt(s, work, kplanes, xor)
         _xor_into(x, s)
         _copy(x, s)
     elif mode == CFB_DECRYPT:  # P = C ^ E(C_prev); the state becomes C
-        crypt_into(s, work, kplanes, xor)
+        crypt(s, work, kplanes, xor)
         fx = x.reshape(BLOCKS)
         fs = s.reshape(BLOCKS)
         for i in range(BLOCKS):
@@ -229,51 +242,68 @@ def _many_block(x, s, t, iv_planes, j, mode, kplanes, xor, work) -> None:
             fx[i] = c ^ fs[i]
             fs[i] = c
     elif mode == OFB:  # O = E(O_prev), out = in ^ O
-        crypt_into(s, work, kplanes, xor)
+        crypt(s, work, kplanes, xor)
         _xor_into(x, s)
     else:  # CTR: out = in ^ E(iv + j)
         _add_const(iv_planes, np.uint64(j), t, xor)
-        crypt_into(t, work, kplanes, xor)
+        crypt(t, work, kplanes, xor)
         _xor_into(x, t)
 
 
 @inline
-def _many_group(src2d, dst2d, m0, count, kplanes, ivs, mode, xor, tiles, s, t, iv_planes,
-                work) -> None:
+def many_group(src2d, dst2d, m0, count, crypt, kplanes, ivs, mode, xor, tiles, s, t, iv_planes,
+               work) -> None:
     """Run messages m0 .. m0+count-1 (count <= 64*LANES) through every block position.
 
     Blocks are gathered TILE at a time per message (one cache line each), so
-    the strided walk down the messages touches each line once.
+    the strided walk down the messages touches each line once.  The walk
+    uses unsigned flat indices: Numba then adds no negative-index wraparound
+    to each access, which made the gather cost as much as the rounds for
+    one-block messages.
     """
     always_inline()
     nblocks = src2d.shape[1]
+    src_flat = src2d.reshape(src2d.size)
+    dst_flat = dst2d.reshape(dst2d.size)
+    stride = np.uint64(nblocks)
     flat_tiles = tiles.reshape(TILE, BLOCKS)
     if mode == CTR:  # initial counters, value naming (the adder renames)
         load_words(ivs, m0, count, iv_planes)
         transpose64(iv_planes)
-    else:  # chaining state lives in the data's (raw) naming
+    elif mode != ECB_ENCRYPT and mode != ECB_DECRYPT:  # chaining state, data's (raw) naming
         load_words(ivs, m0, count, s)
         transpose64(s)
         swap_renamed(s, xor)
     for j0 in range(0, nblocks, TILE):
         tn = min(TILE, nblocks - j0)
-        for b in range(count):
-            for q in range(tn):
-                flat_tiles[q, b] = src2d[m0 + b, j0 + q]
+        first = np.uint64(m0) * stride + np.uint64(j0)  # block j0 of message m0
+        if tn == 1:  # one column (one-block messages: a contiguous copy)
+            for b in range(count):
+                flat_tiles[0, b] = src_flat[first + np.uint64(b) * stride]
+        else:
+            for b in range(count):
+                at = first + np.uint64(b) * stride
+                for q in range(tn):
+                    flat_tiles[q, b] = src_flat[at + np.uint64(q)]
         for q in range(tn):
             x = tiles[q]
             transpose64(x)
-            _many_block(x, s, t, iv_planes, j0 + q, mode, kplanes, xor, work)
+            _many_block(x, s, t, iv_planes, j0 + q, mode, crypt, kplanes, xor, work)
             transpose64(x)
-        for b in range(count):
-            for q in range(tn):
-                dst2d[m0 + b, j0 + q] = flat_tiles[q, b]
+        if tn == 1:
+            for b in range(count):
+                dst_flat[first + np.uint64(b) * stride] = flat_tiles[0, b]
+        else:
+            for b in range(count):
+                at = first + np.uint64(b) * stride
+                for q in range(tn):
+                    dst_flat[at + np.uint64(q)] = flat_tiles[q, b]
 
 
-@numba.njit(nogil=True, cache=True)
-def _many(src2d, dst2d, kplanes, ivs, mode, xor) -> None:
-    prefer_wide_vectors()
-    m = src2d.shape[0]
+@inline
+def many_scratch():
+    """Zeroed scratch of ``many_group``: (tiles, s, t, iv_planes), and the work array."""
+    always_inline()
     tiles = aligned_words(TILE * BLOCKS).reshape(TILE, 64, LANES)
     tiles[:] = 0  # padding lanes stay defined
     s = new_planes()
@@ -282,10 +312,17 @@ def _many(src2d, dst2d, kplanes, ivs, mode, xor) -> None:
     s[:] = 0
     t[:] = 0
     iv_planes[:] = 0
-    work = new_work()
+    return tiles, s, t, iv_planes, new_work()
+
+
+@numba.njit(nogil=True, cache=True)
+def _many(src2d, dst2d, kplanes, ivs, mode, xor) -> None:
+    prefer_wide_vectors()
+    m = src2d.shape[0]
+    tiles, s, t, iv_planes, work = many_scratch()
     for m0 in range(0, m, BLOCKS):
-        _many_group(src2d, dst2d, m0, min(BLOCKS, m - m0), kplanes, ivs, mode, xor, tiles, s, t,
-                    iv_planes, work)
+        many_group(src2d, dst2d, m0, min(BLOCKS, m - m0), crypt_into, kplanes, ivs, mode, xor,
+                   tiles, s, t, iv_planes, work)
 
 
 # ------------------------------------------------------------- Python entry points

@@ -15,6 +15,15 @@ Key planes: ``kplanes[r, j]`` is all-ones or zero, FIPS bit ``j + 1`` of the
 r-th round key in application order.  Every 16 rounds the halves swap as at
 the end of DES, so 48 rounds with keys K1, reversed K2, K3 are 3DES-EDE, and
 reversed keys decrypt.  No branch or memory index depends on key or data.
+
+The round code is written once and specialised by the *input functions* it
+is given (``fixed_key_bit`` here; ``lane_keys`` adds a key per lane and the
+crypt(3) salt): each S-box input bit is ``xin(w, kp, e, a, k, m, lane)``,
+the E-expanded R bit at row offset ``e`` combined with round-key row ``k``
+(a mask for one key, a key-plane offset for a key per lane), optionally
+swapped with its salt partner at row ``a`` under the salt plane at ``m``.
+LLVM inlines the function, so each specialisation compiles to straight lane
+loops and arguments it ignores cost nothing.
 """
 
 import numba
@@ -37,7 +46,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "44b5617bbf5f11fb9dc01ad8c58a3e8bd455175af2ebe6a1ec6a3748676ced64"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "b9d4e402cf297a353b7ac7eb3f992efc2183bdf177ba5f6fc533f72eea778385"  # see tools/stamp_kernel_sources.py
 
 
 # Work row k (0..63, FIPS bit k + 1 of the IP output L0 || R0) comes from
@@ -47,6 +56,12 @@ _IP_PLANE = tuple(64 - n for n in fips.IP)
 _E_ROW = tuple(n - 1 for n in fips.E)
 # S-box output bit q + 1 (box q // 4, o1 = MSB) lands in f-output row P^-1(q+1) - 1.
 _P_ROW = tuple(fips.P.index(q + 1) for q in range(32))
+# crypt(3)'s salt bit i (0..23) swaps E-output bits i and i + 24 (0-based): the
+# partner of E bit j reads R row _E_PARTNER_ROW[j], under salt plane _SALT_PLANE[j]
+# (numbered from SALT_PLANE0, where the key planes end in a crypt pass).
+_E_PARTNER_ROW = tuple(fips.E[(j + 24) % 48] - 1 for j in range(48))
+SALT_PLANE0 = 64
+_SALT_PLANE = tuple(SALT_PLANE0 + j % 24 for j in range(48))
 
 
 def _inlined(fn):
@@ -116,26 +131,42 @@ def _sbox(box: int, x: tuple) -> tuple:
 
 
 @inline
-def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int) -> None:
-    """S-box ``box`` of a round: L[P rows] ^= S(R[E rows] ^ key bits).
+def fixed_key_bit(w, kp, e, a, k, m, lane):
+    """S-box input bit under one key for all lanes: ``k`` is the key bit as a mask."""
+    always_inline()
+    return w[e + lane] ^ k
+
+
+@inline
+def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int,
+         xin) -> None:
+    """S-box ``box`` of a round: L[P rows] ^= S(E(R) ^ key bits), its inputs from ``xin``.
 
     ``w`` is the flat work array; ``t`` and ``s`` are the offsets of the
     target (L) and source (R) halves.  Inlined by LLVM with ``t``, ``s`` and
-    ``box`` constant, every index is a constant plus the lane, so LLVM sees
-    fixed distances between rows and vectorizes the lanes; the key bits are
-    read before the loop so no load in it may alias them.
+    ``box`` constant, every row index is a constant plus the lane, so LLVM
+    sees fixed distances between rows and vectorizes the lanes; the round's
+    key entries ``kr[j]`` are read before the loop so no load in it may alias
+    them.  ``kp`` is whatever ``xin`` reads per lane (key and salt planes),
+    unused by ``fixed_key_bit``.
     """
     always_inline()
     j = 6 * box
     k1, k2, k3, k4, k5, k6 = kr[j], kr[j + 1], kr[j + 2], kr[j + 3], kr[j + 4], kr[j + 5]
     e1, e2, e3 = s + _E_ROW[j] * LANES, s + _E_ROW[j + 1] * LANES, s + _E_ROW[j + 2] * LANES
     e4, e5, e6 = s + _E_ROW[j + 3] * LANES, s + _E_ROW[j + 4] * LANES, s + _E_ROW[j + 5] * LANES
+    a1, a2 = s + _E_PARTNER_ROW[j] * LANES, s + _E_PARTNER_ROW[j + 1] * LANES
+    a3, a4 = s + _E_PARTNER_ROW[j + 2] * LANES, s + _E_PARTNER_ROW[j + 3] * LANES
+    a5, a6 = s + _E_PARTNER_ROW[j + 4] * LANES, s + _E_PARTNER_ROW[j + 5] * LANES
+    m1, m2, m3 = _SALT_PLANE[j] * LANES, _SALT_PLANE[j + 1] * LANES, _SALT_PLANE[j + 2] * LANES
+    m4, m5, m6 = _SALT_PLANE[j + 3] * LANES, _SALT_PLANE[j + 4] * LANES, _SALT_PLANE[j + 5] * LANES
     q = 4 * box
     p1, p2 = t + _P_ROW[q] * LANES, t + _P_ROW[q + 1] * LANES
     p3, p4 = t + _P_ROW[q + 2] * LANES, t + _P_ROW[q + 3] * LANES
     for lane in range(LANES):
-        o = _sbox(box, (w[e1 + lane] ^ k1, w[e2 + lane] ^ k2, w[e3 + lane] ^ k3,
-                        w[e4 + lane] ^ k4, w[e5 + lane] ^ k5, w[e6 + lane] ^ k6))
+        o = _sbox(box, (xin(w, kp, e1, a1, k1, m1, lane), xin(w, kp, e2, a2, k2, m2, lane),
+                        xin(w, kp, e3, a3, k3, m3, lane), xin(w, kp, e4, a4, k4, m4, lane),
+                        xin(w, kp, e5, a5, k5, m5, lane), xin(w, kp, e6, a6, k6, m6, lane)))
         w[p1 + lane] ^= o[0]
         w[p2 + lane] ^= o[1]
         w[p3 + lane] ^= o[2]
@@ -143,21 +174,25 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int) -> None:
 
 
 @inline
-def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray) -> None:
+def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, xin_a,
+           xin_b) -> None:
     """One Feistel round in place on the flat work array: L ^= P(S(E(R) ^ K)).
 
+    S-boxes 1, 2, 5, 6 (E bits 0-11 and 24-35, the ones crypt(3)'s 12-bit salt
+    swaps) take their inputs from ``xin_a``, S-boxes 3, 4, 7, 8 from ``xin_b``.
     ``np.int64(box)``: a plain integer, not a literal, so Numba compiles one
-    ``_box`` for all eight calls (LLVM folds the constants after inlining).
+    ``_box`` per input function for all eight calls (LLVM folds the constants
+    after inlining).
     """
     always_inline()
-    _box(w, t, s, kr, np.int64(0))
-    _box(w, t, s, kr, np.int64(1))
-    _box(w, t, s, kr, np.int64(2))
-    _box(w, t, s, kr, np.int64(3))
-    _box(w, t, s, kr, np.int64(4))
-    _box(w, t, s, kr, np.int64(5))
-    _box(w, t, s, kr, np.int64(6))
-    _box(w, t, s, kr, np.int64(7))
+    _box(w, t, s, kr, kp, np.int64(0), xin_a)
+    _box(w, t, s, kr, kp, np.int64(1), xin_a)
+    _box(w, t, s, kr, kp, np.int64(2), xin_b)
+    _box(w, t, s, kr, kp, np.int64(3), xin_b)
+    _box(w, t, s, kr, kp, np.int64(4), xin_a)
+    _box(w, t, s, kr, kp, np.int64(5), xin_a)
+    _box(w, t, s, kr, kp, np.int64(6), xin_b)
+    _box(w, t, s, kr, kp, np.int64(7), xin_b)
 
 
 _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
@@ -174,24 +209,26 @@ def _swap_halves(w: np.ndarray) -> None:
 
 
 @inline
-def _rounds(w: np.ndarray, kplanes: np.ndarray) -> None:
+def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b) -> None:
     """Run kplanes.shape[0] rounds (a multiple of 16) on the flat work array.
 
-    Rounds go in pairs, L ^= f(R) then R ^= f(L), so the halves are constant
-    offsets (two specialised copies of the round, not one with variable
-    offsets).  After 16 rounds L16 sits in L and R16 in R; swapping them gives
-    the preoutput R16 || L16, which is also the next pass's L0 || R0 (3DES).
+    ``kplanes[r]`` is round r's key row as ``xin_a``/``xin_b`` read it (see
+    ``_box``).  Rounds go in pairs, L ^= f(R) then R ^= f(L), so the halves
+    are constant offsets (two specialised copies of the round, not one with
+    variable offsets).  After 16 rounds L16 sits in L and R16 in R; swapping
+    them gives the preoutput R16 || L16, which is also the next pass's
+    L0 || R0 (3DES; crypt(3)'s iterations).
     """
     always_inline()
     for r in range(0, kplanes.shape[0], 2):
-        _round(w, np.int64(0), np.int64(_HALF), kplanes[r])
-        _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1])
+        _round(w, np.int64(0), np.int64(_HALF), kplanes[r], kp, xin_a, xin_b)
+        _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1], kp, xin_a, xin_b)
         if r % 16 == 14:
             _swap_halves(w)
 
 
 @inline
-def _gather_ip(planes: np.ndarray, w: np.ndarray, xor: int) -> None:
+def gather_ip(planes: np.ndarray, w: np.ndarray, xor: int) -> None:
     """w = IP(planes) as a renaming; xor = BSWAP_XOR reads byte-swapped planes."""
     always_inline()
     flat = planes.reshape(BLOCKS)
@@ -202,7 +239,7 @@ def _gather_ip(planes: np.ndarray, w: np.ndarray, xor: int) -> None:
 
 
 @inline
-def _scatter_fp(w: np.ndarray, planes: np.ndarray, xor: int) -> None:
+def scatter_fp(w: np.ndarray, planes: np.ndarray, xor: int) -> None:
     """planes = FP(w) as a renaming (w the preoutput)."""
     always_inline()
     flat = planes.reshape(BLOCKS)
@@ -216,22 +253,23 @@ def _scatter_fp(w: np.ndarray, planes: np.ndarray, xor: int) -> None:
 def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int) -> None:
     """Encrypt planes in place (w is flat scratch); xor renames byte-swapped planes.
 
-    Deliberately not inlined: ecb, ecb_parallel and crypt_planes share this one
-    compiled copy of the (large) round code, which keeps cold compile time down.
+    Deliberately not inlined: ecb, the mode kernels and crypt_planes share this
+    one compiled copy of the (large) round code, which keeps cold compile time
+    down.
     """
     prefer_wide_vectors()
-    _gather_ip(planes, w, xor)
-    _rounds(w, kplanes)
-    _scatter_fp(w, planes, xor)
+    gather_ip(planes, w, xor)
+    rounds_on(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit)
+    scatter_fp(w, planes, xor)
 
 
 @numba.njit(nogil=True, cache=True)
 def _ecb_chunk(src, dst, start, count, kplanes, xor, buf, work) -> None:
     """Encrypt blocks src[start:start+count] (count <= BLOCKS) into dst.
 
-    A compiled function of its own (not inlined), so the prange kernel runs
-    exactly the serial kernel's machine code: inlined into the parallel
-    loop body, LLVM vectorized the transposes worse (about 10% slower).
+    A compiled function of its own, so its transposes are optimised on their
+    own (inlined into the loop of ``ecb``, LLVM vectorized them worse, about
+    10% slower, when this was measured with a parallel caller).
     """
     prefer_wide_vectors()
     load_words(src, start, count, buf)

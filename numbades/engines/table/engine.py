@@ -10,9 +10,14 @@ from __future__ import annotations
 import numpy as np
 from numba import typeof
 
+from ...des.keybits import passes
 from .. import chains
 from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
 from .kernels_gen import KERNELS, VariantKernels
+from .row_keys import row_schedules
+
+#: Rows whose key schedules are built at a time by ``key_rows`` (bounds its scratch).
+ROWS_PER_CALL = 4096
 
 #: The default loop (4 rounds per iteration), libdes's build without options.
 DEFAULT = "table"
@@ -61,6 +66,11 @@ class TableEngine:
                                      typeof(np.uint64(0))))
         self._kernels.cfb8.compile((typeof(_READ_ONLY_BYTES), typeof(np.zeros(1, np.uint8)),
                                     keys, table, typeof(np.uint64(0)), flag))
+        rows = _READ_ONLY_WORDS.reshape(1, 1)  # key arrays: one tiny call, as the modes layer makes
+        for sets in (1, 3):
+            self.key_rows(chains.ECB_ENCRYPT, rows, np.zeros((1, 1), np.uint64),
+                          np.zeros((1, sets), np.uint64), passes(sets, False),
+                          np.zeros(1, np.uint64), True)
 
     def ecb(self, src, dst, keys, swap) -> None:
         self._kernels.ecb(src, dst, keys, self._table, swap)
@@ -80,6 +90,20 @@ class TableEngine:
             return
         for i in range(src.shape[0]):  # the messages one after another
             self.chain(chain, src[i], dst[i], keys, swap, int(ivs[i]))
+
+    # A key per row (engines.base.KeyRowsEngine): the rows one after another.
+
+    def serves_key_rows(self, chain: int) -> bool:
+        return chain in chains.ECB or chain in chains.BLOCK_CHAINS
+
+    def key_rows(self, chain, src, dst, key_words, passes, ivs, swap) -> None:
+        if src.shape[1] == 0:
+            return
+        for first in range(0, src.shape[0], ROWS_PER_CALL):
+            last = min(first + ROWS_PER_CALL, src.shape[0])
+            ks2d = row_schedules(key_words, passes, first, last - first)
+            self._kernels.rows(src[first:last], dst[first:last], ks2d, self._table, swap, chain,
+                               ivs[first:last])
 
 
 def _read_only(dtype) -> np.ndarray:

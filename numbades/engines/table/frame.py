@@ -142,6 +142,10 @@ def _frame_schedule(round_keys, frame_chunks, out):
         out[2 * r + 1] = np.uint32(both & np.uint64(0xFFFFFFFF))
 
 
+#: The compiled scatter, for kernels: ``frame_schedule_into(round_keys, FRAME_KEY_CHUNKS, out)``.
+frame_schedule_into = _frame_schedule
+
+
 def frame_schedule(round_keys: np.ndarray) -> np.ndarray:
     """The table kernels' key form: (Ku, Kt) pairs for round keys in application order.
 

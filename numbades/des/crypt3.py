@@ -1,0 +1,148 @@
+"""The crypt(3) DES formats: settings, salts, password keys and the hash encoding.
+
+Two formats, both DES on an all-zero block with a salt that swaps
+E-expansion output bits (salt bit ``i`` swaps bits ``i`` and ``i + 24``):
+
+- **traditional** (Seventh Edition Unix, glibc): a 2-character salt (12
+  bits), 25 iterations; the key is the password's first 8 bytes, each
+  shifted left one bit (so only its low 7 bits count); the hash is the salt
+  and 11 characters, 13 in all;
+- **BSDi extended** (``_`` + 4 characters of iteration count + 4 of salt,
+  24 bits each, least significant character first; a count of 0 runs
+  once, as in glibc): every byte of the
+  password counts, 8 at a time: the key starts as the first 8 bytes shifted
+  left, then for each further group of 8 it becomes E_key(key) XOR the
+  group shifted left; the hash is the 9-character setting and 11 characters.
+
+The 64-bit result is written as 11 characters of 6 bits each, most
+significant first (the last has two zero bits appended), in the alphabet
+``./0-9A-Za-z``; counts and salts use the same alphabet.
+
+Everything here is plain Python and NumPy but the encoding loop; the DES
+work is the engines'.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import NamedTuple
+
+import numpy as np
+from numba import njit
+
+_INLINED_SOURCES_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # see tools/stamp_kernel_sources.py
+
+#: The crypt(3) alphabet: character value 0 is ".", 63 is "z".
+ALPHABET = "./0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz"
+_VALUE = {c: i for i, c in enumerate(ALPHABET)}
+_ALPHABET_BYTES = np.frombuffer(ALPHABET.encode("ascii"), dtype=np.uint8).copy()
+
+#: Iterations of traditional crypt(3).
+TRADITIONAL_COUNT = 25
+#: Characters of the encoded 64-bit result.
+HASH_CHARS = 11
+
+
+class Setting(NamedTuple):
+    """A parsed salt or setting: what to compute and how the result starts."""
+
+    extended: bool  # BSDi "_" format
+    count: int  # DES iterations
+    salt: int  # 12 (traditional) or 24 (extended) bits
+    prefix: str  # the setting's characters the hash repeats
+
+
+def _decode(chars: str, what: str, setting: str) -> int:
+    value = 0
+    for i, c in enumerate(chars):
+        if c not in _VALUE:
+            raise ValueError(
+                f"invalid {what} character {c!r} in setting {setting!r}: "
+                f"crypt(3) uses only {ALPHABET!r}"
+            )
+        value |= _VALUE[c] << (6 * i)
+    return value
+
+
+_CHAR_VALUES = np.full(256, -1, dtype=np.int16)
+_CHAR_VALUES[np.frombuffer(ALPHABET.encode("ascii"), dtype=np.uint8)] = np.arange(64)
+
+
+def traditional_salts(first_two: np.ndarray) -> np.ndarray | None:
+    """(rows, 2) uint8 characters of 2-character salts as 12-bit values; None if any is invalid.
+
+    The vectorised form of :func:`parse_setting` for traditional salts (a
+    NUL, i.e. a salt too short, is invalid).
+    """
+    values = _CHAR_VALUES[first_two]
+    if values.size and values.min() < 0:
+        return None
+    return values[:, 0].astype(np.uint64) | (values[:, 1].astype(np.uint64) << np.uint64(6))
+
+
+def parse_setting(setting: str) -> Setting:
+    """A 2-character salt or a ``_CCCCSSSS`` setting (a whole hash is fine: the rest is ignored).
+
+    ``TypeError`` unless ``setting`` is a str; ``ValueError`` for a setting
+    too short or with characters outside the alphabet (glibc returns the
+    failure token ``*0`` for both).
+    """
+    if not isinstance(setting, str):
+        raise TypeError(f"salt or setting must be a str, not {type(setting).__name__}")
+    return _parse(setting[:9] if setting.startswith("_") else setting[:2])  # what counts
+
+
+@lru_cache(maxsize=8192)
+def _parse(setting: str) -> Setting:
+    if setting.startswith("_"):
+        if len(setting) < 9:
+            raise ValueError(
+                f"a BSDi setting is '_', 4 count and 4 salt characters; got {setting!r}"
+            )
+        count = _decode(setting[1:5], "count", setting)
+        salt = _decode(setting[5:9], "salt", setting)
+        # A count of 0 ("_....") runs one iteration, as glibc's crypt(3) does.
+        return Setting(True, max(count, 1), salt, setting[:9])
+    if len(setting) < 2:
+        raise ValueError(f"a traditional crypt(3) salt is 2 characters; got {setting!r}")
+    return Setting(False, TRADITIONAL_COUNT, _decode(setting[:2], "salt", setting), setting[:2])
+
+
+def password_bytes(password: object) -> bytes:
+    """The password's bytes: a str is encoded as UTF-8 (as Python's ``crypt`` module did).
+
+    ``TypeError`` for anything but str and bytes-like; ``ValueError`` for a
+    NUL byte (C's crypt(3) would silently stop there).
+    """
+    if isinstance(password, str):
+        data = password.encode("utf-8")
+    elif isinstance(password, (bytes, bytearray, memoryview)):
+        data = bytes(password)
+    else:
+        raise TypeError(f"password must be str or bytes-like, not {type(password).__name__}")
+    if b"\0" in data:
+        raise ValueError("password contains a NUL byte, which crypt(3) cannot take")
+    return data
+
+
+def key_value(chunk: bytes) -> int:
+    """Up to 8 password bytes as a DES key: each shifted left one bit (the top bit is lost)."""
+    padded = chunk[:8].ljust(8, b"\0")
+    return int.from_bytes(bytes((b << 1) & 0xFF for b in padded), "big")
+
+
+@njit(nogil=True, cache=True)
+def _encode(values, alphabet, chars, offsets):
+    for i in range(values.shape[0]):
+        v = values[i]
+        at = offsets[i]
+        for k in range(HASH_CHARS - 1):  # 6 bits at a time from the top
+            chars[i, at + k] = alphabet[(v >> np.uint64(58 - 6 * k)) & np.uint64(63)]
+        chars[i, at + HASH_CHARS - 1] = alphabet[(v << np.uint64(2)) & np.uint64(63)]
+
+
+def encode_into(values: np.ndarray, chars: np.ndarray, offsets: np.ndarray) -> None:
+    """Write result i's 11 characters into ``chars[i, offsets[i]:offsets[i] + 11]`` (uint8 ASCII)."""
+    _encode(np.ascontiguousarray(values, dtype=np.uint64), _ALPHABET_BYTES, chars,
+            np.ascontiguousarray(offsets, dtype=np.int64))
+

@@ -1,0 +1,226 @@
+"""Arrays of keys: ``DESArray`` and ``TripleDESArray`` (row i under key i), and key check values.
+
+Keys are checked once, as a whole array, and kept as 64-bit key values
+(one column per key set); calls go to ``modes.key_rows``.  See
+``docs/api.md`` (Key arrays) for the contract.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .cipher import DES, TripleDES
+from .modes import key_rows
+from .modes.buffers import is_u64, plain_array
+from .tuning import policy
+
+Keys = Any  # (N, 8|16|24) uint8 array, a sequence of bytes-like keys, or (DES) an (N,) uint64 array
+
+_PARITY_BITS = np.uint64(0x0101010101010101)
+_ODD = np.array([b.bit_count() & 1 for b in range(256)], dtype=bool)
+#: Row indices named in a refusal before "and N more".
+_SHOWN = 5
+
+
+def _rows_named(rows: np.ndarray) -> str:
+    shown = ", ".join(str(int(r)) for r in rows[:_SHOWN])
+    more = f" and {rows.size - _SHOWN} more" if rows.size > _SHOWN else ""
+    return f"row{'s' if rows.size > 1 else ''} {shown}{more}"
+
+
+def _key_bytes_rows(keys: Any, widths: tuple[int, ...], what: str) -> np.ndarray:
+    """Keys as an (N, width) uint8 array; ``TypeError``/``ValueError`` naming what is wrong."""
+    want = " or ".join(str(w) for w in widths)
+    if isinstance(keys, np.ndarray):
+        arr = plain_array(keys, "keys")
+        if is_u64(arr.dtype):
+            if widths != (8,):
+                raise TypeError(
+                    f"{what} keys are a (N, {want}) uint8 array or a sequence of bytes "
+                    "(a uint64 array holds single-DES keys)"
+                )
+            if arr.ndim != 1:
+                raise ValueError(f"a uint64 key array is 1-D (N,), got shape {arr.shape}")
+            return np.ascontiguousarray(arr.astype(">u8")).view(np.uint8).reshape(-1, 8)
+        if arr.dtype != np.uint8:
+            raise TypeError(f"unsupported key array dtype {arr.dtype}: use uint8 (N, {want})"
+                            + (" or uint64 (N,)" if widths == (8,) else ""))
+        if arr.ndim != 2 or arr.shape[1] not in widths:
+            raise ValueError(f"a {what} key array has shape (N, {want}), got {arr.shape}")
+        return np.ascontiguousarray(arr)
+    if isinstance(keys, (bytes, bytearray, memoryview, str)) or not isinstance(keys, Sequence):
+        raise TypeError(
+            f"keys must be a uint8 NumPy array or a sequence of bytes-like keys, not "
+            f"{type(keys).__name__} (for one key use numbades.{'DES' if what == 'DES' else 'TripleDES'})"
+        )
+    for i, key in enumerate(keys):
+        if not isinstance(key, (bytes, bytearray, memoryview)):
+            raise TypeError(f"key {i} must be bytes-like, not {type(key).__name__}")
+    lengths = [memoryview(k).nbytes for k in keys]
+    bad = [i for i, n in enumerate(lengths) if n not in widths or n != lengths[0]]
+    if bad:
+        raise ValueError(
+            f"{what} keys are {want} bytes, all the same length: key {bad[0]} is "
+            f"{lengths[bad[0]]} bytes" + (f", key 0 is {lengths[0]}" if lengths[0] in widths else "")
+        )
+    width = lengths[0] if keys else widths[-1]
+    return np.frombuffer(b"".join(bytes(k) for k in keys), dtype=np.uint8).reshape(-1, width)
+
+
+def _check_parity(key_bytes: np.ndarray) -> None:
+    bad = np.flatnonzero(~_ODD[key_bytes].all(axis=1))
+    if bad.size:
+        raise ValueError(f"keys without odd parity (check_parity=True): {_rows_named(bad)}")
+
+
+def _strip(words: np.ndarray) -> np.ndarray:
+    return words & ~_PARITY_BITS
+
+
+class _KeyArray:
+    """What DESArray and TripleDESArray share: rows of key values and the calls."""
+
+    _words: np.ndarray  # (N, 1) for DES, (N, 3) K1, K2, K3 for EDE, uint64 key values
+    _key_size: int
+    _request: policy.Request
+    _check_parity: bool
+
+    def __len__(self) -> int:
+        return self._words.shape[0]
+
+    @property
+    def variant(self) -> str:
+        """The engine name asked for (``auto``: a table variant for few keys, bitslice for many)."""
+        return self._request.label
+
+    @property
+    def key_size(self) -> int:
+        """Bytes per key: 8 (DES), 16 or 24 (Triple-DES)."""
+        return self._key_size
+
+    @property
+    def block_size(self) -> int:
+        return 8
+
+    def _key(self, index: int) -> bytes:
+        """Key ``index`` (an int, negative from the end) as bytes; ``IndexError`` past the end."""
+        index = operator.index(index)  # TypeError for slices, floats, ...
+        words = self._words[index, : -(-self._key_size // 8)]
+        return words.astype(">u8").tobytes()[: self._key_size]
+
+    def encrypt(self, data: Any, mode: str = "ecb", *, ivs: np.ndarray | None = None,
+                out: np.ndarray | None = None) -> np.ndarray:
+        """Encrypt row i of ``data`` under key i (or one message under every key).
+
+        ``ivs`` gives one IV (first counter for CTR) per key: uint8 (N, 8) or
+        uint64 (N,); refused for ECB.  Modes: ``ecb``, ``cbc`` (whole blocks),
+        ``cfb``, ``ofb``, ``ctr`` (any length).
+        """
+        return key_rows.run(self._words, self._request, data, mode, ivs, out, decrypt=False)
+
+    def decrypt(self, data: Any, mode: str = "ecb", *, ivs: np.ndarray | None = None,
+                out: np.ndarray | None = None) -> np.ndarray:
+        """Decrypt row i of ``data`` under key i (or one message under every key)."""
+        return key_rows.run(self._words, self._request, data, mode, ivs, out, decrypt=True)
+
+    def key_check_values(self, length: int = 3) -> np.ndarray:
+        """(N, length) uint8: the first ``length`` bytes of each key's encryption of a zero block."""
+        return key_check_values(self, length)
+
+
+class DESArray(_KeyArray):
+    """N single-DES keys: ``encrypt``/``decrypt`` process row i under key i.
+
+    ``keys`` is an (N, 8) uint8 array, a sequence of N 8-byte bytes-like
+    keys, or an (N,) uint64 array (each element a key read big-endian).
+    Parity bits are ignored unless ``check_parity=True``, which refuses keys
+    whose bytes do not all have odd parity, naming the first rows.
+    ``a[i]`` is key i's ``numbades.DES``.
+    """
+
+    def __init__(self, keys: Keys, variant: str = "auto", *, check_parity: bool = False):
+        key_bytes = _key_bytes_rows(keys, (8,), "DES")
+        if check_parity:
+            _check_parity(key_bytes)
+        self._request = policy.resolve(variant)
+        self._check_parity = check_parity
+        self._key_size = 8
+        self._words = np.ascontiguousarray(key_bytes.view(">u8").astype(np.uint64))
+
+    def __getitem__(self, index: int) -> DES:
+        return DES(self._key(index), self._request.name if self._request.forced else "auto",
+                   check_parity=self._check_parity)
+
+    def __repr__(self) -> str:  # never shows key material
+        return f"numbades.DESArray(<{len(self)} keys>, variant={self.variant!r})"
+
+
+class TripleDESArray(_KeyArray):
+    """N Triple-DES (EDE) keys: ``encrypt``/``decrypt`` process row i under key i.
+
+    ``keys`` is an (N, 16) or (N, 24) uint8 array or a sequence of N keys
+    of one length (16: K3 = K1).  Degenerate keys (K1 == K2 or K2 == K3,
+    ignoring parity) are refused, naming the first rows, as ``TripleDES``
+    refuses one.  ``a[i]`` is key i's ``numbades.TripleDES``.
+    """
+
+    def __init__(self, keys: Keys, variant: str = "auto", *, check_parity: bool = False):
+        key_bytes = _key_bytes_rows(keys, (16, 24), "TripleDES")
+        if check_parity:
+            _check_parity(key_bytes)
+        words = key_bytes.view(">u8").astype(np.uint64)
+        if words.shape[1] == 2:
+            words = np.column_stack([words, words[:, 0]])
+        k1, k2, k3 = (_strip(words[:, i]) for i in range(3))
+        bad = np.flatnonzero((k1 == k2) | (k2 == k3))
+        if bad.size:
+            raise ValueError(
+                "degenerate Triple-DES keys: K1 == K2 or K2 == K3 (ignoring parity) is "
+                f"single DES: {_rows_named(bad)}"
+            )
+        self._request = policy.resolve(variant)
+        self._check_parity = check_parity
+        self._key_size = key_bytes.shape[1]
+        self._words = np.ascontiguousarray(words.reshape(-1, 3))
+
+    def __getitem__(self, index: int) -> TripleDES:
+        return TripleDES(self._key(index), self._request.name if self._request.forced else "auto",
+                         check_parity=self._check_parity)
+
+    def __repr__(self) -> str:  # never shows key material
+        return (f"numbades.TripleDESArray(<{len(self)} keys>, key_size={self.key_size}, "
+                f"variant={self.variant!r})")
+
+
+_ZERO_BLOCK = np.zeros(8, dtype=np.uint8)
+
+
+def key_check_values(keys: Keys | _KeyArray, length: int = 3) -> np.ndarray:
+    """Key check values: the first ``length`` bytes of E_K(0) for each key, as (N, length) uint8.
+
+    ``keys`` takes what ``DESArray`` takes (8-byte keys) or what
+    ``TripleDESArray`` takes (16- or 24-byte keys), or one of those objects.
+    ``length`` is 1..8 (3 is the usual KCV, 2 or 4 in some systems).
+    """
+    if isinstance(length, bool) or not isinstance(length, int):
+        raise TypeError(f"length must be an int, not {type(length).__name__}")
+    if not 1 <= length <= 8:
+        raise ValueError(f"length must be 1 to 8 bytes of the encrypted block, got {length}")
+    if not isinstance(keys, _KeyArray):
+        keys = TripleDESArray(keys) if _width(keys) in (16, 24) else DESArray(keys)
+    return np.ascontiguousarray(keys.encrypt(_ZERO_BLOCK)[:, :length])
+
+
+def _width(keys: Any) -> int:
+    """Bytes per key of a key-array argument, as far as its shape tells (8 when unsure)."""
+    if isinstance(keys, np.ndarray):
+        return keys.shape[1] if keys.ndim == 2 and keys.dtype == np.uint8 else 8
+    if isinstance(keys, Sequence) and not isinstance(keys, (bytes, bytearray, str)) and keys:
+        first = keys[0]
+        if isinstance(first, (bytes, bytearray, memoryview)):
+            return memoryview(first).nbytes
+    return 8
