@@ -37,20 +37,33 @@ def _child(code: str, cache: str, **env: str) -> subprocess.CompletedProcess:
 
 
 BACKGROUND_CHILD = """
+import os
 import numbades
 from Crypto.Cipher import DES
 from numbades.engines import chains
 from numbades.engines.registry import ENGINES
 from numbades.tuning import policy, warmup
 key, data = bytes.fromhex("0123456789abcdef"), bytes(range(256)) * 16  # 4 KiB: auto's bitslice size
+
+
+def locked():
+    fd = warmup.claim_compile_lock("bitslice")
+    if fd is None:
+        return True
+    os.close(fd)
+    return False
+
+
 c = numbades.DES(key)
 ready_before = ENGINES["bitslice"].ready(chains.ECB_ENCRYPT)
 assert c.encrypt(data) == DES.new(key, DES.MODE_ECB).encrypt(data)
 started = sorted(warmup._children)
+held = locked()  # the compiling child holds the lock
 warmup.wait_for_background()
+free = not locked()  # and the system dropped it when the child ended
 picked = policy.pick(c._request, chains.ECB_ENCRYPT, len(data) // 8)
 assert c.encrypt(data) == DES.new(key, DES.MODE_ECB).encrypt(data)
-print(ready_before, started, picked, sorted(warmup._children))
+print(ready_before, started, held if started else "no-child", free, picked, sorted(warmup._children))
 """
 
 
@@ -59,11 +72,45 @@ def test_auto_serves_cold_calls_and_compiles_bitslice_in_the_background(tmp_path
     first = _child(BACKGROUND_CHILD, cache)
     assert first.returncode == 0, first.stderr[-3000:]
     # not compiled: the call was served while one child compiled bitslice, then bitslice serves
-    assert first.stdout.split() == ["False", "['bitslice']", "bitslice", "['bitslice']"]
+    assert first.stdout.split() == ["False", "['bitslice']", "True", "True", "bitslice",
+                                    "['bitslice']"]
     second = _child(BACKGROUND_CHILD, cache)
     assert second.returncode == 0, second.stderr[-3000:]
     # a later process finds the kernels in the cache: nothing to compile, nothing started
-    assert second.stdout.split() == ["True", "[]", "bitslice", "[]"]
+    assert second.stdout.split() == ["True", "[]", "no-child", "True", "bitslice", "[]"]
+
+
+LOCKED_CHILD = """
+import numbades
+from Crypto.Cipher import DES
+from numbades.engines import chains
+from numbades.engines.registry import ENGINES
+from numbades.tuning import warmup
+key, data = bytes.fromhex("0123456789abcdef"), bytes(range(256)) * 16
+c = numbades.DES(key)
+for _ in range(3):
+    assert c.encrypt(data) == DES.new(key, DES.MODE_ECB).encrypt(data)
+print(ENGINES["bitslice"].ready(chains.ECB_ENCRYPT), sorted(warmup._children))
+"""
+
+
+def test_one_background_compile_at_a_time_across_processes(tmp_path, monkeypatch):
+    """A process that finds another's compile running starts none of its own, and still serves."""
+    cache, mine = str(tmp_path / "numba"), str(tmp_path / "numbades")
+    monkeypatch.setenv("NUMBA_CACHE_DIR", cache)  # the lock is named for what it fills
+    monkeypatch.setenv("NUMBADES_CACHE_DIR", mine)
+    held = warmup.claim_compile_lock("bitslice")  # as another process's compiling child holds it
+    assert held is not None and held >= 0
+    try:
+        assert warmup.claim_compile_lock("bitslice") is None
+        run = _child(LOCKED_CHILD, cache, NUMBADES_CACHE_DIR=mine)
+        assert run.returncode == 0, run.stderr[-3000:]
+        assert run.stdout.split() == ["False", "[]"]  # nothing compiled it, nothing started
+    finally:
+        os.close(held)
+    again = warmup.claim_compile_lock("bitslice")
+    assert again is not None and again >= 0
+    os.close(again)
 
 
 def test_background_compiles_can_be_turned_off(monkeypatch):

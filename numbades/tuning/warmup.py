@@ -7,7 +7,12 @@ make a caller wait: when the engine it would pick is not ready
 cache), it serves the call with the default table variant (about a second
 to compile, or already cached) and starts **one child process** that
 compiles the slow engine into Numba's disk cache
-(``python -m numbades.tuning.warmup bitslice``).  Once the child has
+(``python -m numbades.tuning.warmup bitslice``).  One per machine, not one
+per process: the child holds an exclusive lock on a file in numbades's user
+cache directory (named for the engine, the Python and ``NUMBA_CACHE_DIR``),
+and a process that finds the lock held starts nothing and keeps serving
+with the table variant, so a pool of fresh processes on a cold cache
+compiles once instead of once each.  Once the child has
 finished, the next call loads the kernels from the cache and ``auto`` uses
 them.  Results are identical whichever engine serves (every engine computes
 the same function); forced engines (``variant="bitslice"``) compile on
@@ -21,6 +26,7 @@ runs with it off.  ``python -m numbades compile`` fills the cache up front
 
 from __future__ import annotations
 
+import hashlib
 import os
 import subprocess
 import sys
@@ -29,9 +35,16 @@ import time
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from multiprocessing import get_context
+from pathlib import Path
 
 from ..des.keyschedule import round_keys48
 from ..engines.registry import ENGINES
+from .saved_choice import user_cache_dir
+
+try:
+    import fcntl
+except ImportError:  # Windows: no advisory locks, one child per process as a fallback
+    fcntl = None  # type: ignore[assignment]
 
 ENV_BACKGROUND = "NUMBADES_BACKGROUND_COMPILE"
 
@@ -62,12 +75,60 @@ def ready_or_started(name: str, chain: int) -> bool:
             return True
         if child is not None and child.returncode != 0:
             return True  # the child failed: compile here, so the error surfaces
-        _children[name] = subprocess.Popen(
-            [sys.executable, "-m", "numbades.tuning.warmup", name],
-            stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-            env={**os.environ, ENV_BACKGROUND: "0"}, start_new_session=True,
-        )
+        claim = claim_compile_lock(name)
+        if claim is None:
+            return False  # another process's child is compiling it
+        try:
+            _children[name] = subprocess.Popen(
+                [sys.executable, "-m", "numbades.tuning.warmup", name],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                env={**os.environ, ENV_BACKGROUND: "0"}, start_new_session=True,
+                pass_fds=() if claim < 0 else (claim,),  # the child holds the lock until it exits
+            )
+        finally:
+            if claim >= 0:
+                os.close(claim)
         return False
+
+
+def compile_lock_path(name: str) -> Path:
+    """The lock file a background compile of engine ``name`` holds while it runs.
+
+    Named for what the compile fills: the engine, this Python and Numba's
+    cache location (``NUMBA_CACHE_DIR``, else the package's own directory).
+    """
+    where = "\0".join([name, sys.executable, os.environ.get("NUMBA_CACHE_DIR", ""),
+                        os.path.dirname(os.path.dirname(os.path.abspath(__file__)))])
+    digest = hashlib.sha256(where.encode("utf-8", "surrogateescape")).hexdigest()[:16]
+    return user_cache_dir() / f"compiling-{name}-{digest}.lock"
+
+
+def claim_compile_lock(name: str) -> int | None:
+    """An open descriptor holding the exclusive lock for compiling ``name``, or None if held.
+
+    The lock belongs to the open file, so a child given the descriptor keeps
+    it after this process closes its copy, and the system drops it when the
+    child exits, however it ends.  Where locks are unavailable (no
+    ``fcntl``, an unwritable cache directory) returns -1: start the child
+    without one, as a process on its own would.
+    """
+    if fcntl is None:
+        return -1
+    try:
+        path = compile_lock_path(name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+    except OSError:
+        return -1
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        os.close(fd)
+        return None
+    except OSError:
+        os.close(fd)
+        return -1
+    return fd
 
 
 def wait_for_background(timeout: float | None = None) -> None:
