@@ -32,13 +32,22 @@ def chunk_tables(linear_map: Callable[[int], int], in_bits: int, chunk_bits: int
     of the whole input, because every output bit depends on one input bit.
     This is what makes PC-1, PC-2 and the table engine's key scatter a few
     lookups instead of a loop over bits.
+
+    For the same reason an entry is the OR of the images of its set bits, so
+    the map is called once per input bit (``in_bits`` times, not once per
+    entry) and the entries are filled by NumPy: this runs at import.
     """
+    if linear_map(0) != 0:
+        raise ValueError("chunk_tables needs a bitwise-linear map (0 -> 0)")
     n_chunks = -(-in_bits // chunk_bits)
+    mask = (1 << in_bits) - 1
+    entries = np.arange(1 << chunk_bits, dtype=np.uint64)
     table = np.zeros((n_chunks, 1 << chunk_bits), dtype=np.uint64)
     for c in range(n_chunks):
         shift = in_bits - chunk_bits * (c + 1)
-        for v in range(1 << chunk_bits):
-            placed = v << shift if shift >= 0 else v >> -shift
-            table[c, v] = linear_map(placed & ((1 << in_bits) - 1))
+        for b in range(chunk_bits):
+            placed = (1 << b) << shift if shift >= 0 else (1 << b) >> -shift
+            image = np.uint64(linear_map(placed & mask))
+            table[c] |= ((entries >> np.uint64(b)) & np.uint64(1)) * image
     table.setflags(write=False)
     return table

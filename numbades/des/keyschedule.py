@@ -15,7 +15,7 @@ from numba import njit
 from . import fips
 from .bits import chunk_tables, permute
 
-_INLINED_SOURCES_SHA256 = "0146e19345f996ae8c59d92422603c0e579325253f845bccf505f0d1533ecf59"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "788be9ed3715e2edb30b14b432aad11a822a591197370e45df581aebcdeb42ae"  # see tools/stamp_kernel_sources.py
 
 #: PC-1 by key byte: PC1_BYTES[i][byte] = 56-bit C||D contribution of key byte i.
 PC1_BYTES = chunk_tables(lambda v: permute(v, fips.PC1, 64), 64, 8)

@@ -43,7 +43,7 @@ from .ptr_load import load_u32_at_byte
 
 # ruff: noqa: E501
 
-_INLINED_SOURCES_SHA256 = "886576132fa859de3f1a97e38d69d319f4bbabc765ee0cc762ae3bdb5a12c808"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "e5af499d9e5cd506f4da03719f3a59349ca2aa749c45df8612806c9eb462f015"  # see tools/stamp_kernel_sources.py
 
 ONE = np.uint64(1)
 B8 = np.uint64(8)

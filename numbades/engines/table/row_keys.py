@@ -15,7 +15,7 @@ from numba import njit
 from ...des.keyschedule import PC1_BYTES, PC2_CHUNKS, SHIFTS, round_keys48_into
 from .frame import FRAME_KEY_CHUNKS, frame_schedule_into
 
-_INLINED_SOURCES_SHA256 = "081725b8ccf4c096ffcb5cf62f0ce66001503674dc514fe4424b1eca1df0673e"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "181509c15299d836af966849bc84e6cba148ab288d5657e1347c878d46c1cce8"  # see tools/stamp_kernel_sources.py
 
 
 @njit(nogil=True, cache=True)
