@@ -151,7 +151,9 @@ def _entry(chain: int) -> tuple[object, tuple] | None:
     if chain in chains.CFB8:
         return None
     words, out = typeof(_read_only(1)), typeof(np.zeros(1, np.uint64))
-    planes = typeof(rounds.key_planes(np.zeros(16, np.uint64)))
+    # key_planes' result type, without calling it: asking whether a kernel is ready must not
+    # compile anything (a cold first call that the table engine serves skipped 0.1 s)
+    planes = typeof(np.empty((16, 48), np.uint64))
     word, xor = typeof(np.uint64(0)), typeof(0)
     if chain in chains.ECB:
         return rounds.ecb, (words, out, planes, typeof(True))
