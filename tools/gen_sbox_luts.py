@@ -1,0 +1,909 @@
+"""Generate 3-input-LUT circuits for the eight DES S-boxes.
+
+The output, ``numbades/engines/bitslice/sbox_luts_gen.py``, holds per S-box a
+straight-line program of 3-input Boolean functions (each an 8-bit truth
+table over three earlier nodes), for vector units with a ternary-logic
+instruction (AVX-512 ``vpternlogq``), where any such function costs one
+instruction.  It also holds one plain Python function per box using only
+``& | ^ ~`` that LLVM can fuse back into one ternary op per LUT.
+
+Method (written for numbades; it follows the *idea* of Kwan's multiplexer
+decomposition, extended to 3-input functions, and reuses no published
+circuit):
+
+* Signals are 64-bit truth tables over the S-box inputs (bit ``x`` = value on
+  input ``x``) and are *signed*: a complement is free, because it folds into
+  the truth table of every consumer (and, for an output, of its producer).
+* A target is built on a care mask.  Leaf search: an existing node equal to it
+  (up to complement) on the mask costs nothing; one new LUT of three existing
+  nodes exists iff for some triple all 8 cells of the triple's partition of
+  the mask are constant in the target, checked for all triples at once with
+  numpy.
+* Otherwise the target is decomposed on a selector input ``s`` with one LUT
+  ``F(s, g, h)``: the multiplexer (``g`` on ``~s``, ``h`` on ``s``),
+  ``g ^ (s & h)``, ``g | (s & h)`` or ``g & ~(s & h)`` (each also with
+  ``~s``).  ``g`` is built first with all the freedom the form allows, then
+  ``h`` for what is left; both recurse with ``s`` removed.
+* One selector order per attempt is shared by the four outputs, whose nodes
+  go into one pool (outputs in a random order), so leaves are functions of
+  the same inputs on the same care sets and are shared.  Mode ``perm``
+  enumerates the first three selectors (attempt ``r`` uses prefix
+  ``r mod 120``); the rest of the order is drawn from the attempt's rng.
+* Post-passes: dead nodes are removed; *resubstitution* (:func:`resub`)
+  re-expresses each node, under its observability don't-cares (computed
+  bitsliced by complementing it), as an existing node or one LUT of nodes
+  outside its fan-out and its fan-out-free cone, keeping the result when the
+  circuit shrinks (this also merges a LUT into its consumer whenever the
+  merged function has at most three inputs); *rip-up and reroute*
+  (:func:`reroute`) rebuilds one output over the other outputs' nodes with
+  every selector prefix and keeps the smallest circuit.
+
+Everything is deterministic for a given ``--seed``.  The winners of the
+search are recorded in :data:`BEST_ATTEMPTS`; the default run replays only
+those (a few seconds) and rewrites the committed module exactly.
+
+Run: ``python -m tools.gen_sbox_luts`` replays the recorded winners (about a
+minute, one process) and writes the module.  Searches only print what to
+record: ``--restarts N [--first M] [--prefixes ...]`` runs attempts M..N-1 per
+box; ``--reroute [--reroute-every K] [--reroute-leaf2 D]`` runs rip-up and
+reroute on the recorded winners.  The searches behind the recorded winners
+(one process each) are listed at :data:`BEST_ATTEMPTS`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import random
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from tools import gen_sbox_circuits as gates
+from tools import stamp_kernel_sources
+
+FULL = gates.FULL
+INPUTS = gates.INPUTS
+
+Signal = tuple[int, bool]  # (node index, complemented); index -1 is the constant 0
+ZERO: Signal = (-1, False)
+ONE: Signal = (-1, True)
+Lut = tuple[int, int, int, int]  # (truth table byte, a, b, c); bit (A<<2)|(B<<1)|C
+Circuit = tuple[list[Lut], list[Signal]]  # non-input steps (node 6+i) and o1..o4
+
+_TRIPLES: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray]] = {}
+
+
+def _triples(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Index arrays (I, J, K) of all triples i < j < k < n (cached)."""
+    if n not in _TRIPLES:
+        arr = np.array(list(itertools.combinations(range(n), 3)), dtype=np.intp).reshape(-1, 3)
+        _TRIPLES[n] = (arr[:, 0], arr[:, 1], arr[:, 2])
+    return _TRIPLES[n]
+
+
+def lut_value(tt: int, a: int, b: int, c: int) -> int:
+    """Truth table of LUT ``tt`` applied to the 64-bit tables ``a``, ``b``, ``c``."""
+    val = 0
+    for idx in range(8):
+        if (tt >> idx) & 1:
+            val |= (
+                (a if idx & 4 else ~a) & (b if idx & 2 else ~b) & (c if idx & 1 else ~c) & FULL
+            )
+    return val
+
+
+class State:
+    """A partial LUT circuit: node values, how each was made, and a value index."""
+
+    __slots__ = ("index", "ops", "vals")
+
+    def __init__(self) -> None:
+        self.vals: list[int] = list(INPUTS)
+        self.ops: list[Lut | None] = [None] * 6
+        self.index: dict[int, int] = {v: i for i, v in enumerate(INPUTS)}
+
+    def copy(self) -> State:
+        """An independent copy (the search branches by copying)."""
+        st = State.__new__(State)
+        st.vals = self.vals.copy()
+        st.ops = self.ops.copy()
+        st.index = self.index.copy()
+        return st
+
+    @property
+    def luts(self) -> int:
+        """Number of LUTs (non-input nodes)."""
+        return len(self.vals) - 6
+
+    def value(self, sig: Signal) -> int:
+        """Truth table of a signed signal."""
+        idx, neg = sig
+        v = 0 if idx < 0 else self.vals[idx]
+        return v ^ FULL if neg else v
+
+    def make(self, fn: Callable[[int, int, int], int], sigs: Sequence[Signal]) -> Signal:
+        """One LUT computing ``fn`` (of three 0/1 values) of three signed signals.
+
+        Constants, complements and repeated nodes fold into the truth table;
+        operands the function does not depend on are dropped (a one-operand
+        result needs no node); unused operand slots get a dummy node.  A
+        value that exists already (or its complement) is reused.
+        """
+        nodes = sorted({i for i, _ in sigs if i >= 0})
+        k = len(nodes)
+        table = []
+        for assign in range(1 << k):
+            bit = {n: (assign >> (k - 1 - p)) & 1 for p, n in enumerate(nodes)}
+            vals = [(bit[i] if i >= 0 else 0) ^ int(neg) for i, neg in sigs]
+            table.append(fn(*vals) & 1)
+        # Drop operands the function ignores.
+        for p in range(k - 1, -1, -1):
+            sh = k - 1 - p
+            if all(table[x] == table[x ^ (1 << sh)] for x in range(1 << k)):
+                table = [table[x] for x in range(1 << k) if not (x >> sh) & 1]
+                nodes.pop(p)
+                k -= 1
+        if k == 0:
+            return ONE if table[0] else ZERO
+        if k == 1:
+            return (nodes[0], table[0] == 1)
+        while len(nodes) < 3:
+            nodes.append(next(i for i in range(len(self.vals)) if i not in nodes))
+            table = [table[x >> 1] for x in range(2 * len(table))]
+        tt = sum(bit << x for x, bit in enumerate(table))
+        return self.add_lut(tt, nodes[0], nodes[1], nodes[2])
+
+    def add_lut(self, tt: int, a: int, b: int, c: int) -> Signal:
+        """Add LUT ``tt`` of nodes a, b, c unless its value (or complement) exists."""
+        value = lut_value(tt, self.vals[a], self.vals[b], self.vals[c])
+        if value in self.index:
+            return (self.index[value], False)
+        if value ^ FULL in self.index:
+            return (self.index[value ^ FULL], True)
+        self.vals.append(value)
+        self.ops.append((tt, a, b, c))
+        self.index[value] = len(self.vals) - 1
+        return (len(self.vals) - 1, False)
+
+
+def leaf_search(st: State, t: int, mask: int, new: bool = True) -> Signal | None:
+    """Build ``t`` on ``mask`` from existing nodes with at most one new LUT.
+
+    Returns the signal (a LUT is added to ``st`` if needed) or None.  With
+    ``new`` False only an existing node (up to complement) is accepted.
+    """
+    n = len(st.vals)
+    v = np.array(st.vals, dtype=np.uint64)
+    m = np.uint64(mask)
+    tm = np.uint64(t & mask)
+    vm = v & m
+    hit = np.flatnonzero((vm == tm) | (vm == (tm ^ m)))
+    if hit.size:
+        i = int(hit[0])
+        return (i, bool((st.vals[i] ^ t) & mask))
+    if not new:
+        return None
+    tri = _triples(n)
+    a, b, c = (v[x] for x in tri)
+    na, nb, nc = ~a, ~b, ~c
+    tt = np.uint64(t)
+    ok = np.ones(a.shape, dtype=bool)
+    for idx in range(8):
+        cell = (a if idx & 4 else na) & (b if idx & 2 else nb) & (c if idx & 1 else nc) & m
+        x = cell & tt
+        ok &= (x == 0) | (x == cell)
+    hits = np.flatnonzero(ok)
+    if not hits.size:
+        return None
+    k = int(hits[0])
+    ia, ib, ic = (int(x[k]) for x in tri)
+    va, vb, vc = st.vals[ia], st.vals[ib], st.vals[ic]
+    table = 0
+    for idx in range(8):
+        cell = (va if idx & 4 else ~va) & (vb if idx & 2 else ~vb) & (vc if idx & 1 else ~vc)
+        if cell & mask & t:
+            table |= 1 << idx
+    sig = st.add_lut(table, ia, ib, ic)
+    if (st.value(sig) ^ t) & mask:
+        sig = (sig[0], not sig[1])
+    return sig
+
+
+def leaf_search2(st: State, t: int, mask: int) -> Signal | None:
+    """Build ``t`` on ``mask`` as ``F(x, y, G)`` with ``G`` one new LUT of existing nodes.
+
+    ``x`` is an input and ``y`` any existing node.  On each ``(x, y)`` cell
+    where ``t`` is not constant, ``F`` passes ``G`` or its complement, so
+    ``G`` must match ``t ^ pattern`` (one polarity per cell) there: one
+    :func:`leaf_search`-style check over all triples per pattern.
+    """
+    n = len(st.vals)
+    v = np.array(st.vals, dtype=np.uint64)
+    tri = _triples(n)
+    a, b, c = (v[x] for x in tri)
+    na, nb, nc = ~a, ~b, ~c
+    cells = np.stack(
+        [(a if i & 4 else na) & (b if i & 2 else nb) & (c if i & 1 else nc) for i in range(8)]
+    )
+    tt = np.uint64(t)
+    for x in range(6):
+        vx = st.vals[x]
+        for y in range(n):
+            if y == x:
+                continue
+            vy = st.vals[y]
+            quad = [
+                (vx if qx else ~vx) & (vy if qy else ~vy) & mask for qx in (0, 1) for qy in (0, 1)
+            ]
+            live = [q for q in range(4) if t & quad[q] not in (0, quad[q])]
+            if len(live) < 2:
+                continue  # one live cell: plain leaf search would have found it
+            m2 = 0
+            for q in live:
+                m2 |= quad[q]
+            xm = cells & np.uint64(m2)
+            xt = xm & tt
+            for bits in range(1 << (len(live) - 1)):
+                pat = 0
+                for k, q in enumerate(live[1:]):
+                    if (bits >> k) & 1:
+                        pat |= quad[q]
+                y2 = xt ^ (xm & np.uint64(pat)) if pat else xt
+                ok = ((y2 == 0) | (y2 == xm)).all(axis=0)
+                hits = np.flatnonzero(ok)
+                if not hits.size:
+                    continue
+                k0 = int(hits[0])
+                ia, ib, ic = (int(arr[k0]) for arr in tri)
+                va, vb, vc = st.vals[ia], st.vals[ib], st.vals[ic]
+                target = t ^ pat
+                table = 0
+                for idx in range(8):
+                    cell = (va if idx & 4 else ~va) & (vb if idx & 2 else ~vb)
+                    cell &= vc if idx & 1 else ~vc
+                    if cell & m2 & target:
+                        table |= 1 << idx
+                g = st.add_lut(table, ia, ib, ic)
+                gv = st.value(g)
+                spec = []
+                for q in range(4):
+                    if q in live:
+                        spec.append(("g", bool((gv ^ t) & quad[q])))
+                    else:
+                        spec.append(("c", bool(t & quad[q])))
+
+                def fn(p: int, r: int, gbit: int, spec: list[tuple[str, bool]] = spec) -> int:
+                    kind, val = spec[p * 2 + r]
+                    return (gbit ^ int(val)) if kind == "g" else int(val)
+
+                sig = st.make(fn, [(x, False), (y, False), g])
+                assert not (st.value(sig) ^ t) & mask
+                return sig
+    return None
+
+
+@dataclass(frozen=True)
+class Params:
+    """Search effort: options tried per recursion depth, and the selector order."""
+
+    widths: tuple[int, ...]
+    #: Recursion depths (below this) where the two-LUT leaf search is tried.
+    leaf2_depth: int = 0
+    #: Every output splits on the first input of this order that is still
+    #: available and splits the care set.
+    order: tuple[int, ...] = ()
+
+
+def _mux(s: int, g: int, h: int) -> int:
+    return h if s else g
+
+
+def _xor_form(s: int, g: int, h: int) -> int:
+    return g ^ (s & h)
+
+
+def _or_form(s: int, g: int, h: int) -> int:
+    return g | (s & h)
+
+
+def _and_form(s: int, g: int, h: int) -> int:
+    return g & ~(s & h)
+
+
+FORMS: tuple[Callable[[int, int, int], int], ...] = (_mux, _xor_form, _or_form, _and_form)
+
+
+def synth(
+    st: State,
+    t: int,
+    mask: int,
+    avail: tuple[int, ...],
+    depth: int,
+    params: Params,
+    rng: random.Random,
+) -> tuple[State, Signal]:
+    """Return a new state that computes ``t`` on ``mask``, and the signal that does.
+
+    ``avail`` are the input indices still usable as selectors.
+    """
+    tm = t & mask
+    if tm == 0:
+        return st, ZERO
+    if tm == mask:
+        return st, ONE
+    st1 = st.copy()
+    sig = leaf_search(st1, t, mask)
+    if sig is None and depth < params.leaf2_depth:
+        sig = leaf_search2(st1, t, mask)
+    if sig is not None:
+        return st1, sig
+    split = [s for s in range(6) if mask & INPUTS[s] and mask & ~INPUTS[s]]
+    sels = [s for s in params.order if s in avail and s in split][:1]
+    options = [(s, pol, form) for s in sels for pol in (False, True) for form in range(4)]
+    rng.shuffle(options)
+    width = params.widths[min(depth, len(params.widths) - 1)]
+    if not options:
+        # Selectors used up (one-sided don't-cares kept the care set wide):
+        # the multiplexer on any splitting input strictly shrinks both sides.
+        options, width = [(split[0], False, 0)], 1
+    best: tuple[State, Signal] | None = None
+    for s, pol, form in options[:width]:
+        res = _try_option(st, t, mask, avail, depth, params, rng, s, pol, form)
+        if best is None or res[0].luts < best[0].luts:
+            best = res
+    assert best is not None
+    return best
+
+
+def _try_option(
+    st: State,
+    t: int,
+    mask: int,
+    avail: tuple[int, ...],
+    depth: int,
+    params: Params,
+    rng: random.Random,
+    s: int,
+    pol: bool,
+    form: int,
+) -> tuple[State, Signal]:
+    """Decompose on selector input ``s`` (complemented if ``pol``) with form ``form``."""
+    sval = INPUTS[s] ^ FULL if pol else INPUTS[s]
+    r1 = mask & sval
+    r0 = mask & ~sval
+    rest = tuple(x for x in avail if x != s)
+    if form == 0:
+        st, g = synth(st, t, r0, rest, depth + 1, params, rng)
+        st, h = synth(st, t, r1, rest, depth + 1, params, rng)
+    elif form == 1:
+        st, g = synth(st, t, r0, rest, depth + 1, params, rng)
+        st, h = synth(st, t ^ st.value(g), r1, rest, depth + 1, params, rng)
+    elif form == 2:
+        st, g = synth(st, t, r0 | (r1 & ~t), rest, depth + 1, params, rng)
+        st, h = synth(st, t, r1 & ~st.value(g), rest, depth + 1, params, rng)
+    else:
+        st, g = synth(st, t, r0 | (r1 & t), rest, depth + 1, params, rng)
+        st, h = synth(st, t ^ FULL, r1 & st.value(g), rest, depth + 1, params, rng)
+    st = st.copy()
+    out = st.make(FORMS[form], [(s, pol), g, h])
+    assert not (st.value(out) ^ t) & mask
+    return st, out
+
+
+def _eval_all(ops: Sequence[Lut], flip: int = -1) -> list[int]:
+    """Truth tables of all nodes (inputs first); node ``flip`` (if >= 0) complemented."""
+    vals = list(INPUTS)
+    for i, (tt, a, b, c) in enumerate(ops, 6):
+        v = lut_value(tt, vals[a], vals[b], vals[c])
+        vals.append(v ^ FULL if i == flip else v)
+    return vals
+
+
+def evaluate(circ: Circuit) -> list[int]:
+    """Truth tables of the outputs of a circuit (for self-checks)."""
+    ops, outs = circ
+    vals = _eval_all(ops)
+    return [vals[i] ^ (FULL if neg else 0) for i, neg in outs]
+
+
+def prune(st: State, outs: Sequence[Signal]) -> Circuit:
+    """Drop dead nodes; return (LUTs with renumbered operands, output signals)."""
+    live: set[int] = set()
+    stack = [i for i, _ in outs]
+    while stack:
+        i = stack.pop()
+        if i in live or i < 6:
+            continue
+        live.add(i)
+        op = st.ops[i]
+        assert op is not None
+        stack.extend(op[1:])
+    new_index = {i: i for i in range(6)}
+    ops: list[Lut] = []
+    for i in range(6, len(st.ops)):
+        if i in live:
+            tt, a, b, c = st.ops[i]  # type: ignore[misc]
+            new_index[i] = 6 + len(ops)
+            ops.append((tt, new_index[a], new_index[b], new_index[c]))
+    return ops, [(new_index[i], neg) for i, neg in outs]
+
+
+def state_of(circ: Circuit, keep: Sequence[int] | None = None) -> tuple[State, list[Signal]]:
+    """A :class:`State` holding ``circ`` (only what outputs ``keep`` need, if given)."""
+    ops, outs = circ
+    st = State()
+    for op in ops:
+        st.vals.append(lut_value(op[0], *(st.vals[x] for x in op[1:])))
+        st.ops.append(op)
+    st.index = {}
+    for i, v in enumerate(st.vals):
+        st.index.setdefault(v, i)
+    if keep is not None:
+        ops2, outs2 = prune(st, [outs[k] for k in keep])
+        return state_of((ops2, outs2))
+    return st, list(outs)
+
+
+def _rebuild(
+    circ: Circuit, node: int, repl: Callable[[State, dict[int, Signal]], Signal]
+) -> Circuit:
+    """The circuit with ``node`` replaced by what ``repl`` builds (then pruned).
+
+    Everything is re-added through :class:`State`, so complements fold,
+    duplicates merge and the operands ``repl`` uses come first.
+    """
+    ops, outs = circ
+    st = State()
+    memo: dict[int, Signal] = {i: (i, False) for i in range(6)}
+
+    def get(i: int) -> Signal:
+        if i in memo:
+            return memo[i]
+        if i == node:
+            sig = repl(st, memo_get)
+        else:
+            tt, a, b, c = ops[i - 6]
+            sig = st.make(lambda x, y, z, tt=tt: (tt >> (x << 2 | y << 1 | z)) & 1,
+                          [get(a), get(b), get(c)])
+        memo[i] = sig
+        return sig
+
+    memo_get: Callable[[int], Signal] = get  # type: ignore[assignment]
+    sigs = [(get(i)[0], get(i)[1] ^ neg) for i, neg in outs]
+    return prune(st, sigs)
+
+
+def _fanout_info(ops: Sequence[Lut], outs: Sequence[Signal], n: int) -> tuple[set[int], set[int]]:
+    """(transitive fan-out of ``n`` including it, its maximum fan-out-free cone)."""
+    tfo = {n}
+    for i, op in enumerate(ops, 6):
+        if i > n and any(x in tfo for x in op[1:]):
+            tfo.add(i)
+    fanouts: dict[int, set[int]] = {}
+    for i, op in enumerate(ops, 6):
+        for x in set(op[1:]):
+            fanouts.setdefault(x, set()).add(i)
+    out_nodes = {i for i, _ in outs}
+    mffc = {n}
+    for i in range(n - 1, 5, -1):
+        if i not in out_nodes and i in fanouts and fanouts[i] <= mffc:
+            mffc.add(i)
+    return tfo, mffc
+
+
+def resub(circ: Circuit, rounds: int = 10, two: bool = False) -> Circuit:
+    """Post-optimisation: re-express single LUTs under observability don't-cares.
+
+    For each LUT the care set is where complementing it changes an output.
+    It is looked for as an existing node or one new LUT of nodes outside its
+    transitive fan-out and its fan-out-free cone (:func:`leaf_search`); the
+    circuit is rebuilt with the replacement and kept if it has fewer LUTs.
+    Repeated until no gain.  With ``two``, a cone of three or more LUTs may
+    also be replaced by two new LUTs (:func:`leaf_search2`, slower).
+    """
+    targets = evaluate(circ)
+    for _ in range(rounds):
+        improved = False
+        n = 6
+        while n < 6 + len(circ[0]):
+            ops, outs = circ
+            vals = _eval_all(ops)
+            flipped = _eval_all(ops, n)
+            care = 0
+            for i, _ in outs:
+                care |= vals[i] ^ flipped[i]
+            tfo, mffc = _fanout_info(ops, outs, n)
+            allowed = [i for i in range(len(vals)) if i not in tfo and i not in mffc]
+            tmp = State.__new__(State)
+            tmp.vals = [vals[i] for i in allowed]
+            tmp.ops = [None] * len(allowed)
+            tmp.index = {}
+            for k, v in enumerate(tmp.vals):
+                tmp.index.setdefault(v, k)
+            sig = leaf_search(tmp, vals[n], care, new=len(mffc) > 1)
+            if sig is None and two and len(mffc) > 2:
+                sig = leaf_search2(tmp, vals[n], care)
+            if sig is not None:
+                base = len(allowed)
+                prog = [op for op in tmp.ops[base:] if op is not None]
+
+                def repl(
+                    st: State,
+                    get: Callable[[int], Signal],
+                    allowed: list[int] = allowed,
+                    prog: list[Lut] = prog,
+                    sig: Signal = sig,
+                ) -> Signal:
+                    made = [get(x) for x in allowed]
+                    for tt, a, b, c in prog:
+                        made.append(
+                            st.make(
+                                lambda x, y, z, tt=tt: (tt >> (x << 2 | y << 1 | z)) & 1,
+                                [made[a], made[b], made[c]],
+                            )
+                        )
+                    out = made[sig[0]]
+                    return (out[0], out[1] ^ sig[1])
+
+                new = _rebuild(circ, n, repl)
+                if len(new[0]) < len(ops):
+                    assert evaluate(new) == targets
+                    circ = new
+                    improved = True
+                    continue
+            n += 1
+        if not improved:
+            break
+    return circ
+
+
+#: Mode "perm": attempt ``r`` uses selector prefix ``PREFIXES[r % 120]``.
+PREFIXES: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(6), 3))
+
+#: The search used: all eight (polarity, form) options at the top two depths,
+#: two below, then one.
+PARAMS = Params(widths=(8, 4, 2, 1), leaf2_depth=3)
+#: Rip-up and reroute tries every prefix, so it uses the cheaper leaf search.
+REROUTE_PARAMS = Params(widths=(8, 4, 2, 1), leaf2_depth=0)
+
+
+def order_of(prefix: tuple[int, ...], rng: random.Random) -> tuple[int, ...]:
+    """Selector order: ``prefix``, then the other inputs shuffled by ``rng``."""
+    rest = [x for x in range(6) if x not in prefix]
+    rng.shuffle(rest)
+    return prefix + tuple(rest)
+
+
+def synth_box_once(box: int, params: Params, rng: random.Random) -> Circuit:
+    """One randomized attempt at a LUT circuit for all four outputs of ``box``."""
+    targets = gates.box_targets(box)
+    order = list(range(4))
+    rng.shuffle(order)
+    st = State()
+    outs: list[Signal] = [ZERO] * 4
+    for k in order:
+        st, outs[k] = synth(st, targets[k], FULL, tuple(range(6)), 0, params, rng)
+    return prune(st, outs)
+
+
+def reroute(
+    box: int, circ: Circuit, k: int, prefix: tuple[int, ...], leaf2_depth: int = 0
+) -> Circuit:
+    """Rip up output ``k`` of ``circ`` and rebuild it over the other outputs' nodes.
+
+    The new output uses selector order ``prefix`` + the rest, and the two-LUT
+    leaf search above ``leaf2_depth`` (0: none, the fast default).
+    """
+    targets = gates.box_targets(box)
+    others = [j for j in range(4) if j != k]
+    st, _ = state_of(circ, others)
+    rng = random.Random(f"reroute:{box}:{k}:{prefix}")
+    params = Params(REROUTE_PARAMS.widths, leaf2_depth, order_of(prefix, rng))
+    st, sig = synth(st, targets[k], FULL, tuple(range(6)), 0, params, rng)
+    outs: list[Signal] = [ZERO] * 4
+    for j in others:
+        outs[j] = (st.index[targets[j]], False)
+    outs[k] = sig
+    new = resub(prune(st, outs))
+    assert evaluate(new) == targets
+    return new
+
+
+def improve_reroute(
+    box: int, circ: Circuit, every: int = 1, leaf2_depth: int = 0
+) -> tuple[Circuit, tuple[tuple[int, int, int], ...]]:
+    """Greedy rip-up and reroute over every output and selector prefix.
+
+    Passes over the four outputs repeat until one brings no gain; returns the
+    circuit and the steps ``(output, prefix number, leaf2 depth)`` taken.
+    ``every`` > 1 tries only every that many prefixes (a faster search).
+    """
+    steps: list[tuple[int, int, int]] = []
+    improved = True
+    while improved:
+        improved = False
+        for k in range(4):
+            best, best_p = circ, -1
+            for p in range(0, len(PREFIXES), every):
+                new = reroute(box, circ, k, PREFIXES[p], leaf2_depth)
+                if len(new[0]) < len(best[0]):
+                    best, best_p = new, p
+            if best_p >= 0:
+                circ = best
+                steps.append((k, best_p, leaf2_depth))
+                improved = True
+    return circ, tuple(steps)
+
+
+def apply_reroutes(
+    box: int, circ: Circuit, steps: Sequence[tuple[int, int, int]]
+) -> Circuit:
+    """Apply recorded :func:`reroute` steps ``(output, prefix number, leaf2 depth)``."""
+    for k, p, d in steps:
+        circ = reroute(box, circ, k, PREFIXES[p], d)
+    return circ
+
+
+def attempt(box: int, seed: int, number: int) -> Circuit:
+    """Attempt ``number`` for ``box``: synthesis with prefix ``number % 120`` plus resub."""
+    rng = random.Random(f"{seed}:{box}:lut:{number}")
+    params = Params(PARAMS.widths, PARAMS.leaf2_depth, order_of(PREFIXES[number % len(PREFIXES)], rng))
+    circ = resub(synth_box_once(box, params, rng))
+    assert evaluate(circ) == gates.box_targets(box)
+    return circ
+
+
+def fold_outputs(circ: Circuit) -> tuple[list[Lut], list[int]]:
+    """Make every output uncomplemented by complementing its producing LUT.
+
+    The consumers of that node get the complement folded into their truth
+    tables, so the LUT count does not change.
+    """
+    ops = list(circ[0])
+    outs: list[int] = []
+    for i, neg in circ[1]:
+        if neg:
+            if i < 6:
+                raise ValueError("complemented input as an output")
+            tt, a, b, c = ops[i - 6]
+            ops[i - 6] = (tt ^ 0xFF, a, b, c)
+            for j, (tj, x, y, z) in enumerate(ops):
+                for pos, opnd in enumerate((x, y, z)):
+                    if opnd == i:
+                        sh = 2 - pos
+                        tj = sum(((tj >> (idx ^ (1 << sh))) & 1) << idx for idx in range(8))
+                ops[j] = (tj, x, y, z)
+        outs.append(i)
+    if len(set(outs)) != 4:
+        raise ValueError("outputs must be distinct nodes")
+    return ops, outs
+
+
+# ---------------------------------------------------------------------------
+# Rendering
+# ---------------------------------------------------------------------------
+
+
+def _expressions() -> dict[int, tuple[int, str]]:
+    """Short ``& | ^ ~`` expressions of x, y, z for every non-constant 3-input table.
+
+    Cost = number of binary operators; found by growing expressions until no
+    table gets cheaper (deterministic).
+    """
+    best: dict[int, tuple[int, str]] = {0xF0: (0, "x"), 0xCC: (0, "y"), 0xAA: (0, "z")}
+
+    def neg(e: str) -> str:
+        return e[1:] if e.startswith("~") and e[1:].isidentifier() else (
+            e[2:-1] if e.startswith("~(") and _balanced(e[2:-1]) else
+            (f"~{e}" if e.isidentifier() else f"~({e})")
+        )
+
+    for tt in (0xF0, 0xCC, 0xAA):
+        best[tt ^ 0xFF] = (0, neg(best[tt][1]))
+    changed = True
+    while changed:
+        changed = False
+        items = sorted(best.items())
+        for (t1, (c1, e1)), (t2, (c2, e2)) in itertools.product(items, items):
+            if t1 >= t2:
+                continue
+            cost = c1 + c2 + 1
+            for val, op in ((t1 & t2, "&"), (t1 | t2, "|"), (t1 ^ t2, "^")):
+                if val in (0, 0xFF):
+                    continue
+                for v, e in (
+                    (val, f"{_wrap(e1)} {op} {_wrap(e2)}"),
+                    (val ^ 0xFF, f"~({_wrap(e1)} {op} {_wrap(e2)})"),
+                ):
+                    # Fewest operators, then fewest complements, then shortest.
+                    key = (cost, e.count("~"), len(e), e)
+                    if v not in best or (best[v][0], *_tie(best[v][1])) > key:
+                        best[v] = (cost, e)
+                        changed = True
+    return best
+
+
+def _tie(e: str) -> tuple[int, int, str]:
+    return (e.count("~"), len(e), e)
+
+
+def _balanced(s: str) -> bool:
+    depth = 0
+    for ch in s:
+        depth += (ch == "(") - (ch == ")")
+        if depth < 0:
+            return False
+    return depth == 0
+
+
+def _wrap(e: str) -> str:
+    return e if e.isidentifier() or (e.startswith("~") and e[1:].isidentifier()) else f"({e})"
+
+
+_EXPR: dict[int, tuple[int, str]] = {}
+
+
+def lut_expression(tt: int, names: Sequence[str]) -> str:
+    """Python expression of LUT ``tt`` over the three operand names."""
+    if not _EXPR:
+        _EXPR.update(_expressions())
+    expr = _EXPR[tt][1]
+    out = []
+    for ch in expr:
+        out.append({"x": names[0], "y": names[1], "z": names[2]}.get(ch, ch))
+    return "".join(out)
+
+
+def _name(i: int) -> str:
+    return f"a{i + 1}" if i < 6 else f"t{i - 5}"
+
+
+def render_function(name: str, ops: Sequence[Lut], outs: Sequence[int]) -> str:
+    """Python source of one straight-line S-box function (one statement per LUT)."""
+    lines = [f"def {name}(a1, a2, a3, a4, a5, a6):"]
+    for i, (tt, a, b, c) in enumerate(ops, 6):
+        lines.append(f"    {_name(i)} = {lut_expression(tt, [_name(a), _name(b), _name(c)])}")
+    lines.append(f"    return ({', '.join(_name(o) for o in outs)})")
+    return "\n".join(lines) + "\n"
+
+
+def render_module(programs: Sequence[tuple[list[Lut], list[int]]], command: str, seed: int) -> str:
+    """The whole generated module."""
+    counts = [len(ops) for ops, _ in programs]
+    avg = sum(counts) / len(counts)
+    head = [
+        "# Generated by python -m tools.gen_sbox_luts -- do not edit by hand.",
+        f"# Command: {command}",
+        f"# Seed: {seed}",
+        "# LUTs per S-box: " + ", ".join(f"S{j + 1}={c}" for j, c in enumerate(counts)),
+        f"# Average: {avg:.3f} LUTs",
+        '"""3-input-LUT programs for the DES S-boxes (generated; see header).',
+        "",
+        "``LUTS[box]`` is a straight-line program: step ``i`` is node ``6 + i`` =",
+        "``(tt, a, b, c)``, the 3-input function with truth table byte ``tt`` (bit",
+        "``(A << 2) | (B << 1) | C``) of nodes ``a``, ``b``, ``c``, where nodes 0..5 are",
+        "the S-box inputs a1..a6 (a1 the MSB of the 6-bit input).  ``OUTPUTS[box]``",
+        "are the nodes of o1..o4 (o1 the MSB of the 4-bit output), uncomplemented.",
+        "``s1`` .. ``s8`` evaluate the same programs with one ``& | ^ ~`` expression",
+        "per LUT (for bitslice planes; one ternary-logic instruction per LUT).",
+        '"""',
+        "",
+    ]
+    body = [render_function(f"s{j + 1}", ops, outs) for j, (ops, outs) in enumerate(programs)]
+    luts = ["LUTS: tuple[tuple[tuple[int, int, int, int], ...], ...] = ("]
+    for ops, _ in programs:
+        luts.append("    (")
+        luts.extend(f"        (0x{tt:02X}, {a}, {b}, {c})," for tt, a, b, c in ops)
+        luts.append("    ),")
+    luts.append(")")
+    tail = [
+        *luts,
+        "OUTPUTS: tuple[tuple[int, int, int, int], ...] = (",
+        *(f"    ({', '.join(map(str, outs))})," for _, outs in programs),
+        ")",
+        f"LUT_COUNTS = ({', '.join(str(c) for c in counts)})",
+        f"AVERAGE = {avg!r}",
+        "",
+    ]
+    return "\n".join(head) + "\n\n" + "\n\n".join(body) + "\n\n" + "\n".join(tail)
+
+
+#: For ``--seed 1``: the attempt number that gave the smallest circuit per
+#: S-box (box -> attempt), and the rip-up-and-reroute steps applied to it
+#: (box -> steps), found by (one process each):
+#: ``--restarts 360 --prefixes 16,17,18,19,100,101,102,103`` (669 s, average
+#: 27.750), ``--restarts 24 --first 1 --prefixes 1,...,15,20,...,23 --boxes
+#: 1,5`` (162 s; S5 31 -> 30), ``--reroute --reroute-every 2`` (162 s; with the
+#: final two-LUT resubstitution 27.250), ``--reroute --reroute-every 6
+#: --reroute-leaf2 2 --boxes 1,5,7,2,3,6,8`` (338 s; S5 -> 29), ``--restarts 120
+#: --first 24 --boxes 1`` (362 s; S1 32 -> 30; average 26.875).
+BEST_ATTEMPTS: dict[int, int] = {0: 45, 1: 101, 2: 19, 3: 222, 4: 6, 5: 341, 6: 17, 7: 221}
+REROUTES: dict[int, tuple[tuple[int, int, int], ...]] = {
+    2: ((0, 20, 0), (0, 0, 0)),
+    4: ((3, 0, 2),),
+}
+
+
+def best_circuit(box: int, seed: int) -> Circuit:
+    """The recorded best attempt of ``box`` with its reroute steps applied."""
+    circ = attempt(box, seed, BEST_ATTEMPTS[box])
+    return resub(apply_reroutes(box, circ, REROUTES.get(box, ())), two=True)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--restarts", type=int, default=0, help="search attempts 0..N-1 per box")
+    ap.add_argument("--first", type=int, default=0, help="with --restarts: start at attempt N")
+    ap.add_argument(
+        "--prefixes",
+        help="with --restarts: only attempts whose prefix number (attempt mod 120) is in "
+        "this comma list, e.g. 16,17,18,19,100,101,102,103 (a1 and a6 first)",
+    )
+    ap.add_argument("--reroute", action="store_true", help="rip-up-and-reroute search on winners")
+    ap.add_argument(
+        "--reroute-every", type=int, default=1, help="with --reroute: every Nth prefix only"
+    )
+    ap.add_argument(
+        "--reroute-leaf2", type=int, default=0, help="with --reroute: two-LUT leaf search depth"
+    )
+    ap.add_argument("--boxes", default="1-8", help="e.g. 1-8 or 1,3 (partial runs only print)")
+    ap.add_argument(
+        "--output",
+        type=Path,
+        default=stamp_kernel_sources.PACKAGE / "engines" / "bitslice" / "sbox_luts_gen.py",
+    )
+    args = ap.parse_args(argv)
+    if "-" in args.boxes:
+        lo, hi = args.boxes.split("-")
+        boxes = list(range(int(lo) - 1, int(hi)))
+    else:
+        boxes = [int(x) - 1 for x in args.boxes.split(",")]
+    numbers = list(range(args.first, args.restarts))
+    if args.prefixes:
+        chosen = {int(x) for x in args.prefixes.split(",")}
+        numbers = [r for r in numbers if r % len(PREFIXES) in chosen]
+    start = time.monotonic()
+    best: dict[int, tuple[int, Circuit]] = {}
+    for box in boxes:
+        if args.seed == 1:
+            best[box] = (BEST_ATTEMPTS[box], best_circuit(box, 1))
+        for r in numbers:
+            circ = attempt(box, args.seed, r)
+            if box not in best or len(circ[0]) < len(best[box][1][0]):
+                best[box] = (r, circ)
+                print(f"S{box + 1} attempt {r}: {len(circ[0])} LUTs", flush=True)
+        if args.reroute:
+            # Continue from the recorded steps (before the final resubstitution).
+            r = best[box][0]
+            circ = attempt(box, args.seed, r)
+            old = REROUTES.get(box, ()) if args.seed == 1 and r == BEST_ATTEMPTS[box] else ()
+            circ, steps = improve_reroute(
+                box, apply_reroutes(box, circ, old), args.reroute_every, args.reroute_leaf2
+            )
+            steps = old + steps
+            circ = resub(circ, two=True)
+            print(f"S{box + 1} reroute steps {steps}: {len(circ[0])} LUTs", flush=True)
+            best[box] = (best[box][0], circ)
+        print(f"S{box + 1}: {len(best[box][1][0])} LUTs (attempt {best[box][0]}), "
+              f"{time.monotonic() - start:.0f} s", flush=True)
+    counts = [len(best[b][1][0]) for b in boxes]
+    print(f"best attempts: {{{', '.join(f'{b}: {best[b][0]}' for b in boxes)}}}")
+    print(f"average {sum(counts) / len(counts):.3f}, {time.monotonic() - start:.0f} s")
+    if boxes == list(range(8)) and not args.restarts and not args.reroute:
+        programs = [fold_outputs(best[b][1]) for b in boxes]
+        for b, prog in zip(boxes, programs, strict=True):
+            assert evaluate((prog[0], [(o, False) for o in prog[1]])) == gates.box_targets(b)
+        command = f"python -m tools.gen_sbox_luts --seed {args.seed}"
+        args.output.write_text(render_module(programs, command, args.seed))
+        print(f"wrote {args.output}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
