@@ -1,9 +1,19 @@
 """The bitslice kernels ask LLVM for 512-bit vectors, and get them where AVX-512 exists."""
 
+import importlib
+import os
+import pkgutil
+import platform
+import subprocess
+import sys
+import textwrap
+
 import numba
 import numpy as np
 import pytest
+from numba.core.registry import CPUDispatcher
 
+import numbades.engines.bitslice as _bitslice_package
 from numbades.des import keyschedule as _keyschedule
 from numbades.engines.bitslice import mode_kernels as _bitslice_modes
 from numbades.engines.bitslice import rounds as _bitslice
@@ -48,6 +58,77 @@ def test_every_bitslice_kernel_asks_for_wide_vectors():
     for kernel in kernels:
         names = kernel.py_func.__code__.co_names
         assert "prefer_wide_vectors" in names, kernel.py_func.__name__
+
+
+def _bitslice_dispatchers():
+    """Every njit function defined in the bitslice package, with its module name."""
+    for info in pkgutil.iter_modules(_bitslice_package.__path__):
+        module = importlib.import_module(f"{_bitslice_package.__name__}.{info.name}")
+        for name, obj in vars(module).items():
+            if isinstance(obj, CPUDispatcher) and obj.__module__ == module.__name__:
+                yield f"{module.__name__}.{name}", obj
+
+
+def test_every_inlined_bitslice_helper_asks_for_wide_vectors():
+    """Helpers too, not only entry points: Numba optimises (and vectorises) each helper's
+    own module before LLVM inlines it, and a loop vectorised at 256 bits there stays
+    256 bits in the kernel (the round code fell back to ymm on AVX-512 hosts when the
+    helpers were first compiled separately)."""
+    helpers = [
+        (name, d) for name, d in _bitslice_dispatchers()
+        if "always_inline" in d.py_func.__code__.co_names
+    ]
+    assert len(helpers) > 20
+    missing = [n for n, d in helpers if "prefer_wide_vectors" not in d.py_func.__code__.co_names]
+    assert missing == []
+
+
+# Compiled for an AVX-512 CPU on any x86-64 host: the code is only inspected, never run.
+_AVX512_FEATURES = ",".join(
+    "+" + feature for feature in [
+        "64bit", "avx", "avx2", "avx512f", "avx512bw", "avx512cd", "avx512dq", "avx512vl",
+        "bmi", "bmi2", "cmov", "cx16", "f16c", "fma", "fxsr", "lzcnt", "mmx", "movbe",
+        "popcnt", "sse", "sse2", "sse3", "sse4.1", "sse4.2", "ssse3", "xsave",
+    ]
+)
+_CROSS_COMPILE = textwrap.dedent("""
+    import numba
+    from numba import types
+    from numbades.engines.bitslice import rounds
+    a1, a2 = types.Array(types.uint64, 1, "C"), types.Array(types.uint64, 2, "C")
+    i8 = types.int64
+    signatures = {
+        "crypt_into": (a2, a1, a2, i8),
+        "_ecb_chunk": (a1, a1, i8, i8, a2, i8, a2, a1),
+    }
+    for name, signature in signatures.items():
+        fresh = numba.njit(nogil=True)(getattr(rounds, name).py_func)
+        fresh.compile(signature)
+        asm = "\\n".join(fresh.inspect_asm().values())
+        print(name, asm.count("%zmm"), asm.count("%ymm"), asm.count("vpternlogq"))
+""")
+
+
+@pytest.mark.skipif(
+    platform.machine() not in ("x86_64", "AMD64"), reason="cross-compiles for an x86-64 CPU"
+)
+def test_round_and_pass_kernels_compile_to_zmm_for_an_avx512_cpu(tmp_path):
+    """On every x86-64 host: LLVM targeting an AVX-512 CPU builds the round code and the
+    transposes with 512-bit registers (compile and inspect only; nothing runs)."""
+    env = dict(
+        os.environ, NUMBA_CPU_NAME="skylake-avx512", NUMBA_CPU_FEATURES=_AVX512_FEATURES,
+        NUMBA_CACHE_DIR=str(tmp_path), NUMBADES_BACKGROUND_COMPILE="0",
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", _CROSS_COMPILE], env=env, capture_output=True, text=True,
+        timeout=600, check=False,
+    )
+    assert done.returncode == 0, done.stderr[-3000:]
+    counts = {n: tuple(map(int, rest)) for n, *rest in map(str.split, done.stdout.splitlines())}
+    assert set(counts) == {"crypt_into", "_ecb_chunk"}
+    for name, (zmm, ymm, _) in counts.items():
+        assert zmm > 10 * ymm, (name, zmm, ymm)
+    assert counts["crypt_into"][2] > 100  # LLVM fuses gate pairs into 3-input ops
 
 
 @pytest.mark.skipif(not HAS_AVX512, reason="needs an AVX-512 host to see zmm registers")

@@ -43,7 +43,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "1be7ca35797f02860516974c2ca9ded43e1805f9667968f900e80edd90cea056"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "cb69f2fa6b1887abca464a8782bcd0f9e094e5fc14aa5bb5c329937cc206dd3d"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24
@@ -53,6 +53,7 @@ _PLANES = SALT_PLANE0 + 24
 def salted_lane_key_bit(w, kp, e, a, k, m, lane):
     """S-box input bit with a key per lane, swapped with its partner where the lane's salt bit is set."""
     always_inline()
+    prefer_wide_vectors()
     x = w[e + lane]
     return x ^ ((x ^ w[a + lane]) & kp[m + lane]) ^ kp[k + np.uint64(lane)]
 
@@ -70,18 +71,21 @@ def _iterate(table, kp, count, work, xin_b) -> None:
 @numba.njit(nogil=True, cache=True)
 def _rounds12(table, kp, count, work) -> None:
     """Salts of 12 bits (traditional): selects in S-boxes 1, 2, 5, 6 only."""
+    prefer_wide_vectors()
     _iterate(table, kp, count, work, lane_key_bit)
 
 
 @numba.njit(nogil=True, cache=True)
 def _rounds24(table, kp, count, work) -> None:
     """Salts of 24 bits (BSDi): selects in all eight S-boxes."""
+    prefer_wide_vectors()
     _iterate(table, kp, count, work, salted_lane_key_bit)
 
 
 @inline
 def _crypt(key_words, salts, count, table, out, iterate) -> None:
     always_inline()
+    prefer_wide_vectors()
     n = key_words.shape[0]
     kp = aligned_words(_PLANES * LANES)
     key_planes = kp[:BLOCKS].reshape(64, LANES)

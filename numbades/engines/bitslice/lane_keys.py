@@ -40,7 +40,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "36101e800af8c84d4ec3e860f42343e0b18d3cd569463a24da5666e048e7afce"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "8f22268258116323d6018388ee198ab354cefdbb48720d48a350a004ea64f33b"  # see tools/stamp_kernel_sources.py
 
 
 @inline
@@ -51,6 +51,7 @@ def lane_key_bit(w, kp, e, a, k, m, lane):
     wraparound (which would turn each vector load into four scalar ones).
     """
     always_inline()
+    prefer_wide_vectors()
     return w[e + lane] ^ kp[k + np.uint64(lane)]
 
 
@@ -94,6 +95,7 @@ def load_key_planes(key_words: np.ndarray, m0: int, count: int, kp: np.ndarray) 
     lanes get key zero.
     """
     always_inline()
+    prefer_wide_vectors()
     for key_set in range(key_words.shape[1]):
         planes = kp[key_set]
         load_words(key_words[:, key_set], m0, count, planes)

@@ -51,7 +51,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "0875a1e97634c7b7db260f1e82dd33fbb0f44ae3ae414c18eef21067644d8355"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "db0f6886b66f30186da4a1c82f963d10bf7e6db188d80f67e3dce8d90dee889c"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -85,6 +85,7 @@ def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
     Writing plane i to i ^ xor hands the kernel byte-swapped-named planes.
     """
     always_inline()
+    prefer_wide_vectors()
     carry = np.zeros(LANES, dtype=np.uint64)
     for i in range(64):
         k = np.uint64(0) - ((c >> np.uint64(i)) & np.uint64(1))  # all-ones iff bit i of c
@@ -101,6 +102,7 @@ def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
 def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, buf, work) -> None:
     """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count."""
     always_inline()
+    prefer_wide_vectors()
     _add_const(_INDEX_PLANES, c0 + np.uint64(start), buf, xor)
     crypt_into(buf, work, kplanes, xor)
     transpose64(buf)
@@ -128,6 +130,7 @@ def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
     (in place it is gone afterwards).
     """
     always_inline()
+    prefer_wide_vectors()
     load_words(src, start, count, buf)
     transpose64(buf)
     crypt_into(buf, work, kplanes, xor)
@@ -157,6 +160,7 @@ def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
 def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uint64:
     """CFB-decrypt src[start:start+count]: the cipher input is the stream shifted by one."""
     always_inline()
+    prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
     flat[0] = prev
     for b in range(1, count):
@@ -191,6 +195,7 @@ def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
 def _xor_into(x: np.ndarray, y: np.ndarray) -> None:
     """x ^= y over whole plane arrays."""
     always_inline()
+    prefer_wide_vectors()
     fx = x.reshape(BLOCKS)
     fy = y.reshape(BLOCKS)
     for i in range(BLOCKS):
@@ -200,6 +205,7 @@ def _xor_into(x: np.ndarray, y: np.ndarray) -> None:
 @inline
 def _copy(src: np.ndarray, dst: np.ndarray) -> None:
     always_inline()
+    prefer_wide_vectors()
     fs = src.reshape(BLOCKS)
     fd = dst.reshape(BLOCKS)
     for i in range(BLOCKS):
@@ -218,6 +224,7 @@ def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
     ``lane_keys.crypt_lanes_into`` with a key per lane) and ``kplanes`` its keys.
     """
     always_inline()
+    prefer_wide_vectors()
     if mode == ECB_ENCRYPT or mode == ECB_DECRYPT:  # noqa: SIM109 (Numba: plain compares)
         crypt(x, work, kplanes, xor)
     elif mode == CBC_ENCRYPT:  # C = E(P ^ C_prev)
@@ -262,6 +269,7 @@ def many_group(src2d, dst2d, m0, count, crypt, kplanes, ivs, mode, xor, tiles, s
     one-block messages.
     """
     always_inline()
+    prefer_wide_vectors()
     nblocks = src2d.shape[1]
     src_flat = src2d.reshape(src2d.size)
     dst_flat = dst2d.reshape(dst2d.size)
@@ -304,6 +312,7 @@ def many_group(src2d, dst2d, m0, count, crypt, kplanes, ivs, mode, xor, tiles, s
 def many_scratch():
     """Zeroed scratch of ``many_group``: (tiles, s, t, iv_planes), and the work array."""
     always_inline()
+    prefer_wide_vectors()
     tiles = aligned_words(TILE * BLOCKS).reshape(TILE, 64, LANES)
     tiles[:] = 0  # padding lanes stay defined
     s = new_planes()

@@ -46,7 +46,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "b9d4e402cf297a353b7ac7eb3f992efc2183bdf177ba5f6fc533f72eea778385"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "a90c397944d84299e4378c98da7197430ad3ae7474bda0950bdcc420283f357a"  # see tools/stamp_kernel_sources.py
 
 
 # Work row k (0..63, FIPS bit k + 1 of the IP output L0 || R0) comes from
@@ -76,6 +76,7 @@ def _inlined(fn):
 
     def on_tuple(x: tuple) -> tuple:
         always_inline()
+        prefer_wide_vectors()
         return circuit(x[0], x[1], x[2], x[3], x[4], x[5])
 
     return inline(on_tuple)
@@ -113,6 +114,7 @@ def key_planes(round_keys48: np.ndarray) -> np.ndarray:
 def _sbox(box: int, x: tuple) -> tuple:
     """S-box ``box`` (0..7) of six input words: one branch survives LLVM's constant folding."""
     always_inline()
+    prefer_wide_vectors()
     if box == 0:
         return _S1(x)
     if box == 1:
@@ -134,6 +136,7 @@ def _sbox(box: int, x: tuple) -> tuple:
 def fixed_key_bit(w, kp, e, a, k, m, lane):
     """S-box input bit under one key for all lanes: ``k`` is the key bit as a mask."""
     always_inline()
+    prefer_wide_vectors()
     return w[e + lane] ^ k
 
 
@@ -151,6 +154,7 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int
     unused by ``fixed_key_bit``.
     """
     always_inline()
+    prefer_wide_vectors()
     j = 6 * box
     k1, k2, k3, k4, k5, k6 = kr[j], kr[j + 1], kr[j + 2], kr[j + 3], kr[j + 4], kr[j + 5]
     e1, e2, e3 = s + _E_ROW[j] * LANES, s + _E_ROW[j + 1] * LANES, s + _E_ROW[j + 2] * LANES
@@ -185,6 +189,7 @@ def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, xin_a,
     after inlining).
     """
     always_inline()
+    prefer_wide_vectors()
     _box(w, t, s, kr, kp, np.int64(0), xin_a)
     _box(w, t, s, kr, kp, np.int64(1), xin_a)
     _box(w, t, s, kr, kp, np.int64(2), xin_b)
@@ -202,6 +207,7 @@ _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
 def _swap_halves(w: np.ndarray) -> None:
     """Exchange L and R in the work array (the swap between DES passes)."""
     always_inline()
+    prefer_wide_vectors()
     for i in range(_HALF):
         a = w[i]
         w[i] = w[_HALF + i]
@@ -220,6 +226,7 @@ def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b) 
     L0 || R0 (3DES; crypt(3)'s iterations).
     """
     always_inline()
+    prefer_wide_vectors()
     for r in range(0, kplanes.shape[0], 2):
         _round(w, np.int64(0), np.int64(_HALF), kplanes[r], kp, xin_a, xin_b)
         _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1], kp, xin_a, xin_b)
@@ -231,6 +238,7 @@ def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b) 
 def gather_ip(planes: np.ndarray, w: np.ndarray, xor: int) -> None:
     """w = IP(planes) as a renaming; xor = BSWAP_XOR reads byte-swapped planes."""
     always_inline()
+    prefer_wide_vectors()
     flat = planes.reshape(BLOCKS)
     for k in range(64):
         p = (_IP_PLANE[k] ^ xor) * LANES
@@ -242,6 +250,7 @@ def gather_ip(planes: np.ndarray, w: np.ndarray, xor: int) -> None:
 def scatter_fp(w: np.ndarray, planes: np.ndarray, xor: int) -> None:
     """planes = FP(w) as a renaming (w the preoutput)."""
     always_inline()
+    prefer_wide_vectors()
     flat = planes.reshape(BLOCKS)
     for k in range(64):
         p = (_IP_PLANE[k] ^ xor) * LANES

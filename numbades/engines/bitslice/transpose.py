@@ -23,6 +23,7 @@ transpose it is only a renaming of planes, never per-word work.
 import numpy as np
 
 from ..jit import always_inline, inline
+from .vector_width import prefer_wide_vectors
 
 LANES: int = 32
 """Number of uint64 lanes per bit plane; one pass handles ``64 * LANES`` blocks."""
@@ -42,6 +43,7 @@ def aligned_words(n: int) -> np.ndarray:
     cache lines; a few spare words and a view fix that.
     """
     always_inline()
+    prefer_wide_vectors()
     raw = np.empty(n + 7, dtype=np.uint64)
     skip = ((64 - (raw.ctypes.data & 63)) & 63) >> 3  # words up to the boundary
     return raw[skip:skip + n]
@@ -51,6 +53,7 @@ def aligned_words(n: int) -> np.ndarray:
 def new_planes() -> np.ndarray:
     """An uninitialised, cache-line-aligned plane array."""
     always_inline()
+    prefer_wide_vectors()
     return aligned_words(BLOCKS).reshape(64, LANES)
 
 
@@ -58,6 +61,7 @@ def new_planes() -> np.ndarray:
 def new_work() -> np.ndarray:
     """Uninitialised, cache-line-aligned flat scratch for one pass (64 rows x LANES)."""
     always_inline()
+    prefer_wide_vectors()
     return aligned_words(BLOCKS)
 
 
@@ -74,6 +78,7 @@ def _delta_swap_stage(x: np.ndarray, s: int, mask: np.uint64) -> None:
     loop with gathers, several times slower).
     """
     always_inline()
+    prefer_wide_vectors()
     us = np.uint64(s)
     for j0 in range(0, 64, 2 * s):
         lo = j0 * LANES  # rows j0 .. j0+s-1 are one contiguous run of s * LANES words
@@ -93,6 +98,7 @@ def transpose64(planes: np.ndarray) -> None:
     The transpose is its own inverse, so the same function converts both ways.
     """
     always_inline()
+    prefer_wide_vectors()
     x = planes.reshape(BLOCKS)
     _delta_swap_stage(x, 32, np.uint64(0x00000000FFFFFFFF))
     _delta_swap_stage(x, 16, np.uint64(0x0000FFFF0000FFFF))
@@ -106,6 +112,7 @@ def transpose64(planes: np.ndarray) -> None:
 def load_words(src: np.ndarray, start: int, count: int, x: np.ndarray) -> None:
     """Copy src[start:start+count] into x.flat[0:count] and zero the rest of x."""
     always_inline()
+    prefer_wide_vectors()
     flat = x.reshape(BLOCKS)
     if count == BLOCKS:  # full pass: straight copy (branch depends on length only)
         for b in range(BLOCKS):
@@ -121,6 +128,7 @@ def load_words(src: np.ndarray, start: int, count: int, x: np.ndarray) -> None:
 def store_words(x: np.ndarray, dst: np.ndarray, start: int, count: int) -> None:
     """Copy x.flat[0:count] to dst[start:start+count] (padding lanes are dropped)."""
     always_inline()
+    prefer_wide_vectors()
     flat = x.reshape(BLOCKS)
     for b in range(count):
         dst[start + b] = flat[b]
@@ -130,6 +138,7 @@ def store_words(x: np.ndarray, dst: np.ndarray, start: int, count: int) -> None:
 def copy_renamed(src: np.ndarray, dst: np.ndarray, xor: int) -> None:
     """dst[i] = src[i ^ xor] for every plane i (xor = BSWAP_XOR or 0)."""
     always_inline()
+    prefer_wide_vectors()
     for i in range(64):
         k = i ^ xor
         for lane in range(LANES):
@@ -140,6 +149,7 @@ def copy_renamed(src: np.ndarray, dst: np.ndarray, xor: int) -> None:
 def swap_renamed(x: np.ndarray, xor: int) -> None:
     """In place, exchange planes i and i ^ xor (xor = BSWAP_XOR or 0)."""
     always_inline()
+    prefer_wide_vectors()
     if xor == 0:
         return
     for i in range(64):
