@@ -40,7 +40,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "8f22268258116323d6018388ee198ab354cefdbb48720d48a350a004ea64f33b"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f6d9223e33fee33ec67582bf16c25a64fe202d11d2300f2cca54318203df7efc"  # see tools/stamp_kernel_sources.py
 
 
 @inline

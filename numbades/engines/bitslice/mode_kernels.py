@@ -51,7 +51,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "db0f6886b66f30186da4a1c82f963d10bf7e6db188d80f67e3dce8d90dee889c"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "0275bb6f6d5f4b88546802e78f97e7080629c14c44ead573b607a24b5717a123"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

@@ -46,7 +46,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "a90c397944d84299e4378c98da7197430ad3ae7474bda0950bdcc420283f357a"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "7461bd76b19a61256ff129a67153334b0439e65438e0c0774d9932fba2af48ef"  # see tools/stamp_kernel_sources.py
 
 
 # Work row k (0..63, FIPS bit k + 1 of the IP output L0 || R0) comes from

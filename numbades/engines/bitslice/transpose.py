@@ -66,46 +66,77 @@ def new_work() -> np.ndarray:
 
 
 @inline
-def _delta_swap_stage(x: np.ndarray, s: int, mask: np.uint64) -> None:
-    """One transpose stage on a flat plane array, for every lane at once.
+def _delta_swap(a: np.uint64, b: np.uint64, s: np.uint64, mask: np.uint64) -> tuple:
+    """Exchange a's bits whose index has bit s set with b's bits whose index has it clear.
 
-    Between rows j and j + s (j & s == 0) it exchanges the bits of row j whose
-    index has bit s set with the bits of row j + s whose index has it clear;
-    ``mask`` selects the "clear" bits.  Composing s = 32, 16, ..., 1 swaps row
-    and bit index entirely.  Rows j0..j0+s-1 of all lanes are one contiguous
-    run, so the inner loop is a long unit-stride loop LLVM vectorizes (a loop
-    over 8 lanes alone gets fully unrolled and LLVM then vectorizes the row
-    loop with gathers, several times slower).
+    ``mask`` selects the "clear" bits; returns the new (a, b).
     """
     always_inline()
     prefer_wide_vectors()
-    us = np.uint64(s)
-    for j0 in range(0, 64, 2 * s):
-        lo = j0 * LANES  # rows j0 .. j0+s-1 are one contiguous run of s * LANES words
-        hi = lo + s * LANES  # and so are their partners j0+s .. j0+2s-1
-        for i in range(s * LANES):
-            a = x[lo + i]
-            b = x[hi + i]
-            t = ((a >> us) ^ b) & mask  # a's high bits vs b's low bits, differing
-            x[hi + i] = b ^ t
-            x[lo + i] = a ^ (t << us)
+    t = ((a >> s) ^ b) & mask  # a's high bits vs b's low bits, differing
+    return a ^ (t << s), b ^ t
+
+
+@inline
+def _three_stages(x: np.ndarray, base: int, step: int, s0: np.uint64, m0: np.uint64,
+                  s1: np.uint64, m1: np.uint64, s2: np.uint64, m2: np.uint64) -> None:
+    """Three transpose stages on the eight rows ``base + k * step`` (k = 0..7), in registers.
+
+    The stages pair rows 4, 2 and 1 steps apart (bit distances ``s0``, ``s1``,
+    ``s2``).  Each row is loaded and stored once for three stages: stage by
+    stage, a 64 x 64 transpose is six passes over the plane array and bound
+    by the store port (it was 1.65x slower per transpose, and ECB 1.1x slower,
+    on an AVX2 host).  Folding the copy to or from the pass's words into a
+    stage pass was tried and was slower (ECB 0.78x): LLVM cannot prove the
+    two arrays apart.  The lane loop is unit-stride for every row, so
+    LLVM vectorizes it across lanes.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    o0, o1, o2, o3 = base * LANES, (base + step) * LANES, (base + 2 * step) * LANES, \
+        (base + 3 * step) * LANES
+    o4, o5, o6, o7 = (base + 4 * step) * LANES, (base + 5 * step) * LANES, \
+        (base + 6 * step) * LANES, (base + 7 * step) * LANES
+    for lane in range(LANES):
+        r0, r1, r2, r3 = x[o0 + lane], x[o1 + lane], x[o2 + lane], x[o3 + lane]
+        r4, r5, r6, r7 = x[o4 + lane], x[o5 + lane], x[o6 + lane], x[o7 + lane]
+        r0, r4 = _delta_swap(r0, r4, s0, m0)
+        r1, r5 = _delta_swap(r1, r5, s0, m0)
+        r2, r6 = _delta_swap(r2, r6, s0, m0)
+        r3, r7 = _delta_swap(r3, r7, s0, m0)
+        r0, r2 = _delta_swap(r0, r2, s1, m1)
+        r1, r3 = _delta_swap(r1, r3, s1, m1)
+        r4, r6 = _delta_swap(r4, r6, s1, m1)
+        r5, r7 = _delta_swap(r5, r7, s1, m1)
+        r0, r1 = _delta_swap(r0, r1, s2, m2)
+        r2, r3 = _delta_swap(r2, r3, s2, m2)
+        r4, r5 = _delta_swap(r4, r5, s2, m2)
+        r6, r7 = _delta_swap(r6, r7, s2, m2)
+        x[o0 + lane], x[o1 + lane], x[o2 + lane], x[o3 + lane] = r0, r1, r2, r3
+        x[o4 + lane], x[o5 + lane], x[o6 + lane], x[o7 + lane] = r4, r5, r6, r7
 
 
 @inline
 def transpose64(planes: np.ndarray) -> None:
     """Transpose, in place, each lane's 64 x 64 bit matrix: x[i, l] bit j <-> x[j, l] bit i.
 
-    The transpose is its own inverse, so the same function converts both ways.
+    Six delta-swap stages (row distances 32, 16, ..., 1) exchange row and bit
+    index; they run as two passes of three stages each, on groups of eight
+    rows: rows b, b + 8, ..., b + 56 (distances 32, 16, 8), then rows 8c ..
+    8c + 7 (distances 4, 2, 1).  The transpose is its own inverse, so the same
+    function converts both ways.
     """
     always_inline()
     prefer_wide_vectors()
     x = planes.reshape(BLOCKS)
-    _delta_swap_stage(x, 32, np.uint64(0x00000000FFFFFFFF))
-    _delta_swap_stage(x, 16, np.uint64(0x0000FFFF0000FFFF))
-    _delta_swap_stage(x, 8, np.uint64(0x00FF00FF00FF00FF))
-    _delta_swap_stage(x, 4, np.uint64(0x0F0F0F0F0F0F0F0F))
-    _delta_swap_stage(x, 2, np.uint64(0x3333333333333333))
-    _delta_swap_stage(x, 1, np.uint64(0x5555555555555555))
+    for b in range(8):
+        _three_stages(x, b, 8, np.uint64(32), np.uint64(0x00000000FFFFFFFF),
+                      np.uint64(16), np.uint64(0x0000FFFF0000FFFF),
+                      np.uint64(8), np.uint64(0x00FF00FF00FF00FF))
+    for c in range(8):
+        _three_stages(x, 8 * c, 1, np.uint64(4), np.uint64(0x0F0F0F0F0F0F0F0F),
+                      np.uint64(2), np.uint64(0x3333333333333333),
+                      np.uint64(1), np.uint64(0x5555555555555555))
 
 
 @inline
