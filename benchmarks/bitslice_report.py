@@ -56,7 +56,10 @@ import numbades
 from benchmarks import interleaved, seconds  # the asv suite's helpers, beside this script
 from numbades.cli.measure import KEY24, format_size, parse_size
 from numbades.des import keyschedule as _keyschedule
+from numbades.engines.bitslice import circuit_choice as _circuit_choice
 from numbades.engines.bitslice import rounds as _bitslice
+from numbades.engines.bitslice import sbox_circuits_gen as _sbox_gates
+from numbades.engines.bitslice import sbox_luts_gen as _sbox_luts
 from numbades.engines.bitslice import transpose as _bitslice_transpose
 from numbades.engines.bitslice import vector_width as _vector_width
 from numbades.engines.bitslice.engine import ENGINE
@@ -96,7 +99,16 @@ def simd_reading() -> list[str]:
         ),
         "register references: " + ", ".join(f"{r} {n}" for r, n in regs.items()),
         f"vpternlogq: {ops.get('vpternlogq', 0)}; commonest vector instructions: {top}",
+        f"S-box circuits: {_circuits_reading()}",
     ]
+
+
+def _circuits_reading() -> str:
+    """Which generated circuit set the kernels run here, and its size per S-box."""
+    chosen = _circuit_choice.circuits
+    if chosen is _sbox_luts:
+        return f"3-input LUTs (sbox_luts_gen), {_sbox_luts.AVERAGE} per S-box"
+    return f"2-input gates (sbox_circuits_gen), {_sbox_gates.AVERAGE_GATES} per S-box"
 
 
 # ---------------------------------------------------------------- compile time

@@ -43,7 +43,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "fafd1d064c80a0494feb503b56bb1b26dbf3389f518653d6fc6463b8d5693b82"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "d800b7c5cfe8d2163774331723ed2890a6d7d83e249f5a2b240c24ab8169c6cd"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -40,7 +40,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "f6d9223e33fee33ec67582bf16c25a64fe202d11d2300f2cca54318203df7efc"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "287f9c6b6a1757699ba6786b29735e5919a600f86292809f2b80b3093812d3ed"  # see tools/stamp_kernel_sources.py
 
 
 @inline

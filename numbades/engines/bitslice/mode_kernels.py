@@ -51,7 +51,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "0275bb6f6d5f4b88546802e78f97e7080629c14c44ead573b607a24b5717a123"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "14358ba1f9e971630f5b4f0efe59951ac906876506d1dddbaac07dfbc706c773"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

@@ -31,7 +31,7 @@ import numpy as np
 
 from ...des import fips
 from ..jit import always_inline, inline
-from . import sbox_circuits_gen as circuits
+from .circuit_choice import circuits
 from .transpose import (
     BLOCKS,
     BSWAP_XOR,
@@ -46,7 +46,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "7461bd76b19a61256ff129a67153334b0439e65438e0c0774d9932fba2af48ef"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "4946c4cdb590ea064ef1f6b0b5451b279c24b73e843c30623bf2c010440a168a"  # see tools/stamp_kernel_sources.py
 
 
 # Work row k (0..63, FIPS bit k + 1 of the IP output L0 || R0) comes from

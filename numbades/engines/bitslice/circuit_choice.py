@@ -1,0 +1,46 @@
+"""Which S-box circuits the bitslice kernels run: one rule, from the compile target's CPU.
+
+Two generated sets compute the same S-boxes (both checked on all 64 inputs
+against the FIPS tables by their tests):
+
+* ``sbox_circuits_gen``: 2-input gates (AND, OR, XOR, ANDNOT, NOT), for
+  CPUs whose vector units evaluate one 2-input function per instruction
+  (AVX2, SSE2, NEON);
+* ``sbox_luts_gen``: 3-input functions, each one ``& | ^ ~`` expression of
+  three nodes, for CPUs with a 3-input logic instruction (AVX-512's
+  ``vpternlogq``), where LLVM matches such expressions to that instruction.
+
+The rule is AVX-512 foundation in the features Numba compiles for (its
+``NUMBA_CPU_FEATURES`` when set, else the host's).  Numba keys its kernel
+cache by the same target, so a cached kernel always holds the circuits this
+rule picks.  Read when the round code first compiles, never per call.
+"""
+
+from types import ModuleType
+
+import numba
+from llvmlite import binding
+
+from . import sbox_circuits_gen, sbox_luts_gen
+
+
+def target_features() -> list[str]:
+    """The ``+feature`` / ``-feature`` list Numba's code generator targets."""
+    features = numba.config.CPU_FEATURES
+    if features is None:
+        features = binding.get_host_cpu_features().flatten()
+    return features.split(",")
+
+
+def has_ternary_logic(features: list[str]) -> bool:
+    """Whether the target has ``vpternlogq`` (AVX-512 foundation)."""
+    return "+avx512f" in features
+
+
+def choose(features: list[str]) -> ModuleType:
+    """The circuit module for a target with ``features``."""
+    return sbox_luts_gen if has_ternary_logic(features) else sbox_circuits_gen
+
+
+#: The circuits of this process's kernels (``s1`` .. ``s8``).
+circuits: ModuleType = choose(target_features())

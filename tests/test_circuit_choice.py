@@ -1,0 +1,97 @@
+"""Which S-box circuits the bitslice kernels run, and both sets inside the real kernels.
+
+The rule (``circuit_choice``) picks the 3-input-LUT programs where the compile
+target has AVX-512 and the 2-input circuits elsewhere, so a host only ever
+runs one set.  The subprocess test builds the kernels afresh with the *other*
+set patched in and checks them against pycryptodome, so both sets are tested
+in the kernels on every host.
+"""
+
+import os
+import subprocess
+import sys
+import textwrap
+
+from numbades.engines.bitslice import circuit_choice, rounds, sbox_circuits_gen, sbox_luts_gen
+
+
+def test_the_rule_follows_avx512_foundation():
+    assert circuit_choice.choose(["+avx2", "-avx512f"]) is sbox_circuits_gen
+    assert circuit_choice.choose(["+avx2", "+avx512f", "+avx512bw"]) is sbox_luts_gen
+    assert circuit_choice.choose([]) is sbox_circuits_gen
+
+
+def test_this_process_runs_the_set_its_target_calls_for():
+    expected = circuit_choice.choose(circuit_choice.target_features())
+    assert circuit_choice.circuits is expected
+    assert rounds._S1.py_func.__closure__ is not None
+    inlined = [cell.cell_contents for cell in rounds._S1.py_func.__closure__]
+    assert any(getattr(c, "py_func", c) is expected.s1 for c in inlined)
+
+
+def test_numba_cpu_features_decide_the_set(tmp_path):
+    code = "from numbades.engines.bitslice import circuit_choice as c; print(c.circuits.__name__)"
+    names = {}
+    for label, features in (("avx512", "+avx2,+avx512f"), ("avx2", "+avx2,-avx512f")):
+        env = dict(os.environ, NUMBA_CPU_NAME="generic", NUMBA_CPU_FEATURES=features,
+                   NUMBA_CACHE_DIR=str(tmp_path))
+        done = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True,
+                              text=True, timeout=300, check=True)
+        names[label] = done.stdout.strip().rsplit(".", 1)[-1]
+    assert names == {"avx512": "sbox_luts_gen", "avx2": "sbox_circuits_gen"}
+
+
+_OTHER_SET_IN_THE_KERNELS = textwrap.dedent("""
+    import numpy as np
+    from Crypto.Cipher import DES, DES3
+    from numbades.engines.bitslice import circuit_choice, rounds, sbox_circuits_gen, sbox_luts_gen
+
+    # Patched before anything compiles (a fresh cache directory): every kernel built
+    # in this process inlines the set this host would not choose.
+    other = sbox_circuits_gen if circuit_choice.circuits is sbox_luts_gen else sbox_luts_gen
+    for i in range(8):
+        setattr(rounds, f"_S{i + 1}", rounds._inlined(getattr(other, f"s{i + 1}")))
+
+    import numbades
+    rng = np.random.default_rng(7)
+    key8, key24, iv = rng.bytes(8), rng.bytes(24), rng.bytes(8)
+    data = rng.integers(0, 256, 8 * 2500, dtype=np.uint8)  # a full pass and a short one
+    raw = data.tobytes()
+    des = numbades.DES(key8, variant="bitslice")
+    tdes = numbades.TripleDES(key24, variant="bitslice")
+    checks = {
+        "des-ecb": (des.encrypt(data).tobytes(), DES.new(key8, DES.MODE_ECB).encrypt(raw)),
+        "des-ctr": (des.encrypt(data, "ctr", iv=iv).tobytes(),
+                    DES.new(key8, DES.MODE_CTR, nonce=b"",
+                            initial_value=int.from_bytes(iv, "big")).encrypt(raw)),
+        "3des-cbc-decrypt": (tdes.decrypt(data, "cbc", iv=iv).tobytes(),
+                             DES3.new(key24, DES3.MODE_CBC, iv=iv).decrypt(raw)),
+    }
+    keys = rng.integers(0, 256, (300, 8), dtype=np.uint8)
+    rows = rng.integers(0, 256, (300, 8), dtype=np.uint8)
+    lanes = numbades.DESArray(keys).encrypt(rows)
+    checks["key-per-lane-ecb"] = (
+        lanes.tobytes(),
+        b"".join(DES.new(k.tobytes(), DES.MODE_ECB).encrypt(r.tobytes()) for k, r in zip(keys, rows)),
+    )
+    print(other.__name__.rsplit(".", 1)[-1])
+    for name, (got, want) in checks.items():
+        print(name, got == want)
+""")
+
+
+def test_the_other_circuit_set_runs_correctly_in_the_kernels(tmp_path):
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path), NUMBADES_BACKGROUND_COMPILE="0",
+               NUMBADES_CACHE_DIR=str(tmp_path / "numbades"))
+    done = subprocess.run([sys.executable, "-c", _OTHER_SET_IN_THE_KERNELS], env=env,
+                          capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    lines = done.stdout.split("\n")
+    other = lines[0]
+    assert other in ("sbox_luts_gen", "sbox_circuits_gen")
+    assert other != circuit_choice.circuits.__name__.rsplit(".", 1)[-1]
+    results = dict(line.split() for line in lines[1:] if line)
+    assert results == {
+        "des-ecb": "True", "des-ctr": "True", "3des-cbc-decrypt": "True",
+        "key-per-lane-ecb": "True",
+    }
