@@ -136,3 +136,15 @@ def test_committed_circuit_is_generator_output(box: int) -> None:
     ops, outs = gen.apply_reroutes(box, circ, gen.REROUTES.get(box, ()))
     src = gen.render_function(f"s{box + 1}", ops, outs)
     assert src == inspect.getsource(getattr(_sbox_circuits, f"s{box + 1}"))
+
+
+def test_fix_polarity_shares_one_not() -> None:
+    """Two outputs ~(a1 ^ a2) and ~(a1 ^ a3): one NOT on a1 instead of two at the outputs."""
+    from tools import sbox_polarity
+
+    ops = [("in", i, -1) for i in range(6)]
+    ops += [("xor", 0, 1), ("xor", 0, 2), ("not", 6, -1), ("not", 7, -1)]
+    outs = [8, 9, 8, 9]
+    fixed = sbox_polarity.fix_polarity((ops, outs))
+    assert gen.evaluate(*fixed) == gen.evaluate(ops, outs)
+    assert len(fixed[0]) - 6 == 3 and sbox_polarity.count_nots(fixed[0]) == 1

@@ -43,7 +43,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "d800b7c5cfe8d2163774331723ed2890a6d7d83e249f5a2b240c24ab8169c6cd"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "52c0691e58a71bca103d4247dd5a2730c82ffd9e8ec657db0fb789ff7bbc2ee2"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -40,7 +40,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "287f9c6b6a1757699ba6786b29735e5919a600f86292809f2b80b3093812d3ed"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "eebeff6a70620644b19ed93a6c21badf17262195015255d0b21206b64ade9dca"  # see tools/stamp_kernel_sources.py
 
 
 @inline

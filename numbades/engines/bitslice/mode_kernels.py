@@ -51,7 +51,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "14358ba1f9e971630f5b4f0efe59951ac906876506d1dddbaac07dfbc706c773"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "b691a2f7aeb8d487a55a88d2edced3685f19ebedc3a8fb1963a6bedd271f42a9"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
