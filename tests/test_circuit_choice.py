@@ -24,9 +24,7 @@ def test_the_rule_follows_avx512_foundation():
 def test_this_process_runs_the_set_its_target_calls_for():
     expected = circuit_choice.choose(circuit_choice.target_features())
     assert circuit_choice.circuits is expected
-    assert rounds._S1.py_func.__closure__ is not None
-    inlined = [cell.cell_contents for cell in rounds._S1.py_func.__closure__]
-    assert any(getattr(c, "py_func", c) is expected.s1 for c in inlined)
+    assert rounds._sbox.py_func.circuits == tuple(getattr(expected, f"s{i + 1}") for i in range(8))
 
 
 def test_numba_cpu_features_decide_the_set(tmp_path):
@@ -44,13 +42,17 @@ def test_numba_cpu_features_decide_the_set(tmp_path):
 _OTHER_SET_IN_THE_KERNELS = textwrap.dedent("""
     import numpy as np
     from Crypto.Cipher import DES, DES3
-    from numbades.engines.bitslice import circuit_choice, rounds, sbox_circuits_gen, sbox_luts_gen
+    from numbades.engines.bitslice import (
+        circuit_choice, rounds, sbox_circuits_gen, sbox_dispatch, sbox_luts_gen,
+    )
 
     # Patched before anything compiles (a fresh cache directory): every kernel built
     # in this process inlines the set this host would not choose.
     other = sbox_circuits_gen if circuit_choice.circuits is sbox_luts_gen else sbox_luts_gen
-    for i in range(8):
-        setattr(rounds, f"_S{i + 1}", rounds._inlined(getattr(other, f"s{i + 1}")))
+    rounds._sbox = sbox_dispatch.sbox_function([getattr(other, f"s{i + 1}") for i in range(8)])
+    # and the one-key rounds as lane loops too (AVX-512 hosts run them as explicit
+    # 512-bit vectors, which take the LUT programs only)
+    rounds.one_key_rounds = rounds._lane_loop_rounds
 
     import numbades
     rng = np.random.default_rng(7)

@@ -771,6 +771,15 @@ def render_function(name: str, ops: Sequence[Lut], outs: Sequence[int]) -> str:
     return "\n".join(lines) + "\n"
 
 
+def render_ternary_function(name: str, ops: Sequence[Lut], outs: Sequence[int]) -> str:
+    """The same program as calls of ``ternary`` (one ``vpternlogq`` each on 512-bit vectors)."""
+    lines = [f"def {name}(a1, a2, a3, a4, a5, a6):"]
+    for i, (tt, a, b, c) in enumerate(ops, 6):
+        lines.append(f"    {_name(i)} = ternary({_name(a)}, {_name(b)}, {_name(c)}, 0x{tt:02X})")
+    lines.append(f"    return ({', '.join(_name(o) for o in outs)})")
+    return "\n".join(lines) + "\n"
+
+
 def render_module(programs: Sequence[tuple[list[Lut], list[int]]], command: str, seed: int) -> str:
     """The whole generated module."""
     counts = [len(ops) for ops, _ in programs]
@@ -789,11 +798,17 @@ def render_module(programs: Sequence[tuple[list[Lut], list[int]]], command: str,
         "the S-box inputs a1..a6 (a1 the MSB of the 6-bit input).  ``OUTPUTS[box]``",
         "are the nodes of o1..o4 (o1 the MSB of the 4-bit output), uncomplemented.",
         "``s1`` .. ``s8`` evaluate the same programs with one ``& | ^ ~`` expression",
-        "per LUT (for bitslice planes; one ternary-logic instruction per LUT).",
+        "per LUT (for bitslice planes, where LLVM matches them to ternary logic);",
+        "``ternary_s1`` .. ``ternary_s8`` as one ``zmm.ternary`` call per LUT (one",
+        "``vpternlogq`` each on explicit 512-bit vectors).",
         '"""',
+        "",
+        "from .zmm import ternary",
         "",
     ]
     body = [render_function(f"s{j + 1}", ops, outs) for j, (ops, outs) in enumerate(programs)]
+    body += [render_ternary_function(f"ternary_s{j + 1}", ops, outs)
+             for j, (ops, outs) in enumerate(programs)]
     luts = ["LUTS: tuple[tuple[tuple[int, int, int, int], ...], ...] = ("]
     for ops, _ in programs:
         luts.append("    (")

@@ -44,3 +44,8 @@ def choose(features: list[str]) -> ModuleType:
 
 #: The circuits of this process's kernels (``s1`` .. ``s8``).
 circuits: ModuleType = choose(target_features())
+
+#: Whether the one-key rounds run as explicit 512-bit vector code with one
+#: ``vpternlogq`` per LUT (``zmm_rounds``) rather than as lane loops LLVM
+#: vectorises: the same rule, as the instruction exists exactly there.
+EXPLICIT_ZMM: bool = has_ternary_logic(target_features())

@@ -31,7 +31,7 @@ import numpy as np
 
 from ..jit import always_inline, arrays_do_not_overlap, inline
 from .lane_keys import key_table, lane_key_bit
-from .rounds import SALT_PLANE0, rounds_on, scatter_fp
+from .rounds import rounds_on, scatter_fp
 from .transpose import (
     BLOCKS,
     LANES,
@@ -42,8 +42,9 @@ from .transpose import (
     transpose64,
 )
 from .vector_width import prefer_wide_vectors
+from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "52c0691e58a71bca103d4247dd5a2730c82ffd9e8ec657db0fb789ff7bbc2ee2"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "25774c74c1054ef9ba57edf5ef2fa68c7c4402f0f12fac2399b37d58c69ee320"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

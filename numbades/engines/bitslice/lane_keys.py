@@ -40,7 +40,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "eebeff6a70620644b19ed93a6c21badf17262195015255d0b21206b64ade9dca"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "c7bc373bff84771775f5b39e7700275b13f2672094f09c23951f296881ad2f92"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -51,7 +51,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "b691a2f7aeb8d487a55a88d2edced3685f19ebedc3a8fb1963a6bedd271f42a9"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "0e600aef421e7987f363c562fc076b4587b6a6b312b9ae332a52b63f282875a4"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

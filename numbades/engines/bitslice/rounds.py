@@ -29,9 +29,10 @@ loops and arguments it ignores cost nothing.
 import numba
 import numpy as np
 
-from ...des import fips
 from ..jit import always_inline, inline
-from .circuit_choice import circuits
+from . import zmm_rounds
+from .circuit_choice import EXPLICIT_ZMM, circuits
+from .sbox_dispatch import sbox_function
 from .transpose import (
     BLOCKS,
     BSWAP_XOR,
@@ -45,47 +46,17 @@ from .transpose import (
     transpose64,
 )
 from .vector_width import prefer_wide_vectors
+from .wiring import E_PARTNER_ROW as _E_PARTNER_ROW
+from .wiring import E_ROW as _E_ROW
+from .wiring import IP_PLANE as _IP_PLANE
+from .wiring import P_ROW as _P_ROW
+from .wiring import SALT_PLANE as _SALT_PLANE
 
-_INLINED_SOURCES_SHA256 = "2f665596f6fa90bf7455a4034b076f1d7a62fa18ff079b121fd856c1be9ba3d8"  # see tools/stamp_kernel_sources.py
-
-
-# Work row k (0..63, FIPS bit k + 1 of the IP output L0 || R0) comes from
-# plane 64 - IP[k]; FP = IP^-1 sends preoutput bit k + 1 back to that plane.
-_IP_PLANE = tuple(64 - n for n in fips.IP)
-# E-output bit j + 1 (0-based j, S-box j // 6) reads R row E[j] - 1.
-_E_ROW = tuple(n - 1 for n in fips.E)
-# S-box output bit q + 1 (box q // 4, o1 = MSB) lands in f-output row P^-1(q+1) - 1.
-_P_ROW = tuple(fips.P.index(q + 1) for q in range(32))
-# crypt(3)'s salt bit i (0..23) swaps E-output bits i and i + 24 (0-based): the
-# partner of E bit j reads R row _E_PARTNER_ROW[j], under salt plane _SALT_PLANE[j]
-# (numbered from SALT_PLANE0, where the key planes end in a crypt pass).
-_E_PARTNER_ROW = tuple(fips.E[(j + 24) % 48] - 1 for j in range(48))
-SALT_PLANE0 = 64
-_SALT_PLANE = tuple(SALT_PLANE0 + j % 24 for j in range(48))
+_INLINED_SOURCES_SHA256 = "46d21964517dc9bb3b19babb71ade2d62153cd1e368943cc37708f6eb9b048ac"  # see tools/stamp_kernel_sources.py
 
 
-def _inlined(fn):
-    """A njit wrapper of a circuit taking the six inputs as one tuple, inlined by LLVM.
-
-    ``fn`` is a generated circuit (plain or already jitted); one signature
-    lets a single ``_box`` serve all eight S-boxes.  The circuit is inlined
-    into its wrapper by Numba (once per S-box), the wrapper into ``_box`` by
-    LLVM.
-    """
-    circuit = numba.njit(inline="always", nogil=True)(getattr(fn, "py_func", fn))
-
-    def on_tuple(x: tuple) -> tuple:
-        always_inline()
-        prefer_wide_vectors()
-        return circuit(x[0], x[1], x[2], x[3], x[4], x[5])
-
-    return inline(on_tuple)
-
-
-_S1, _S2, _S3, _S4 = (_inlined(circuits.s1), _inlined(circuits.s2),
-                      _inlined(circuits.s3), _inlined(circuits.s4))
-_S5, _S6, _S7, _S8 = (_inlined(circuits.s5), _inlined(circuits.s6),
-                      _inlined(circuits.s7), _inlined(circuits.s8))
+#: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.
+_sbox = sbox_function([getattr(circuits, f"s{box + 1}") for box in range(8)])
 
 
 @numba.njit(nogil=True, cache=True)
@@ -108,28 +79,6 @@ def key_planes(round_keys48: np.ndarray) -> np.ndarray:
     out = np.empty((rk.shape[0], 48), dtype=np.uint64)
     _spread_bits(rk, out)
     return out
-
-
-@inline
-def _sbox(box: int, x: tuple) -> tuple:
-    """S-box ``box`` (0..7) of six input words: one branch survives LLVM's constant folding."""
-    always_inline()
-    prefer_wide_vectors()
-    if box == 0:
-        return _S1(x)
-    if box == 1:
-        return _S2(x)
-    if box == 2:
-        return _S3(x)
-    if box == 3:
-        return _S4(x)
-    if box == 4:
-        return _S5(x)
-    if box == 5:
-        return _S6(x)
-    if box == 6:
-        return _S7(x)
-    return _S8(x)
 
 
 @inline
@@ -258,6 +207,19 @@ def scatter_fp(w: np.ndarray, planes: np.ndarray, xor: int) -> None:
             flat[p + lane] = w[k * LANES + lane]
 
 
+@inline
+def _lane_loop_rounds(w: np.ndarray, kplanes: np.ndarray) -> None:
+    """The rounds of ``kplanes`` under one key, as lane loops LLVM vectorises."""
+    always_inline()
+    prefer_wide_vectors()
+    rounds_on(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit)
+
+
+#: The one-key rounds ``crypt_into`` runs: explicit 512-bit vectors with one
+#: ``vpternlogq`` per LUT where the target has AVX-512, the lane loops elsewhere.
+one_key_rounds = zmm_rounds.rounds_on if EXPLICIT_ZMM else _lane_loop_rounds
+
+
 @numba.njit(nogil=True, cache=True)
 def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int) -> None:
     """Encrypt planes in place (w is flat scratch); xor renames byte-swapped planes.
@@ -268,7 +230,7 @@ def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int)
     """
     prefer_wide_vectors()
     gather_ip(planes, w, xor)
-    rounds_on(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit)
+    one_key_rounds(w, kplanes)
     scatter_fp(w, planes, xor)
 
 

@@ -1,0 +1,156 @@
+"""Explicit 512-bit vectors for the AVX-512 round code: one ``vpternlogq`` per LUT.
+
+LLVM vectorises the plain lane loops of ``rounds`` on its own, but it
+rebuilds the 3-input-LUT programs from ``& | ^ ~`` expressions: after its
+own reassociation and ternary-logic matching, a two-round body of 430 LUTs
+compiled to 484 ``vpternlogq`` plus 302 other logic instructions.  Here a
+LUT is a call of ``ternary(a, b, c, tt)``, which compiles to exactly one
+``llvm.x86.avx512.pternlog.q.512`` (``vpternlogq``) with ``tt`` as its
+immediate, so the instruction count is the circuit's LUT count.
+
+``Zmm`` is eight uint64 lanes as one LLVM ``<8 x i64>`` value, and the
+functions below are all the kernels need of it: ``load`` and ``store`` of
+eight consecutive words of a 1-D uint64 array, ``splat`` of a word, ``xor``
+and ``ternary``.  They exist only compiled (``ternary`` also runs in plain
+Python on integers, so generated programs can be checked without a CPU that
+has the instruction).  Code using them compiles only for an AVX-512 target
+(``circuit_choice.has_ternary_logic``): the intrinsic has no lowering
+elsewhere.
+"""
+
+from llvmlite import ir
+from numba.core import cgutils, types
+from numba.core.datamodel import models, register_default
+from numba.extending import intrinsic, overload
+
+LANES_PER_ZMM = 8
+"""uint64 lanes in one 512-bit register."""
+
+_VECTOR = ir.VectorType(ir.IntType(64), LANES_PER_ZMM)
+
+
+class Zmm(types.Type):
+    """Numba type of eight uint64 lanes held as one 512-bit vector value."""
+
+    def __init__(self) -> None:
+        super().__init__(name="zmm_u64x8")
+
+
+zmm = Zmm()
+
+
+@register_default(Zmm)
+class _ZmmModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type) -> None:
+        super().__init__(dmm, fe_type, _VECTOR)
+
+
+def _words_array(arr: types.Type) -> bool:
+    return (isinstance(arr, types.Array) and arr.ndim == 1 and arr.layout == "C"
+            and arr.dtype == types.uint64)
+
+
+def _element_pointer(context, builder, arr_type, arr, index):
+    array = context.make_array(arr_type)(context, builder, arr)
+    word = builder.gep(array.data, [index])
+    return builder.bitcast(word, _VECTOR.as_pointer())
+
+
+@intrinsic
+def load(typingctx, arr, index):
+    """Words ``arr[index : index + 8]`` as one vector (no bounds check: kernel-internal)."""
+    if not (_words_array(arr) and isinstance(index, types.Integer)):
+        return None
+
+    def codegen(context, builder, signature, args):
+        pointer = _element_pointer(context, builder, arr, args[0], args[1])
+        return builder.load(pointer, align=8)
+
+    return zmm(arr, index), codegen
+
+
+@intrinsic
+def store(typingctx, arr, index, value):
+    """Write ``value`` to ``arr[index : index + 8]`` (no bounds check: kernel-internal)."""
+    if not (_words_array(arr) and isinstance(index, types.Integer) and value == zmm):
+        return None
+
+    def codegen(context, builder, signature, args):
+        pointer = _element_pointer(context, builder, arr, args[0], args[1])
+        builder.store(args[2], pointer, align=8)
+        return context.get_dummy_value()
+
+    return types.none(arr, index, value), codegen
+
+
+@intrinsic
+def splat(typingctx, word):
+    """``word`` in all eight lanes (a key-bit mask, broadcast once per S-box)."""
+    if not isinstance(word, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        value = context.cast(builder, args[0], word, types.uint64)
+        lanes = cgutils.get_null_value(_VECTOR)
+        lanes = builder.insert_element(lanes, value, ir.Constant(ir.IntType(32), 0))
+        mask = ir.Constant(ir.VectorType(ir.IntType(32), LANES_PER_ZMM), [0] * LANES_PER_ZMM)
+        return builder.shuffle_vector(lanes, lanes, mask)
+
+    return zmm(word), codegen
+
+
+@intrinsic
+def xor(typingctx, a, b):
+    """Lane-wise ``a ^ b``."""
+    if not (a == zmm and b == zmm):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.xor(args[0], args[1])
+
+    return zmm(a, b), codegen
+
+
+def ternary(a, b, c, tt):
+    """The 3-input function with truth table ``tt`` of ``a``, ``b``, ``c``, bitwise.
+
+    Bit ``(A << 2) | (B << 1) | C`` of ``tt`` is the output for input bits
+    A, B, C: the order of ``vpternlogq``'s immediate.  In plain Python this
+    works on integers (``tt`` as a sum of minterms); compiled on ``Zmm``
+    values it is one instruction, ``tt`` a compile-time constant.
+    """
+    mask = (1 << 64) - 1
+    out = 0
+    for row in range(8):
+        if tt >> row & 1:
+            out |= ((a if row & 4 else ~a) & (b if row & 2 else ~b)
+                    & (c if row & 1 else ~c))
+    return out & mask if isinstance(out, int) else out
+
+
+@intrinsic
+def _pternlog(typingctx, a, b, c, tt):
+    if not (a == zmm and b == zmm and c == zmm and isinstance(tt, types.IntegerLiteral)):
+        return None
+    immediate = tt.literal_value
+    if not 0 <= immediate <= 0xFF:
+        return None
+
+    def codegen(context, builder, signature, args):
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(_VECTOR, [_VECTOR, _VECTOR, _VECTOR, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty,
+                                            "llvm.x86.avx512.pternlog.q.512")
+        return builder.call(fn, [args[0], args[1], args[2], ir.Constant(i32, immediate)])
+
+    return zmm(a, b, c, tt), codegen
+
+
+@overload(ternary, inline="always", prefer_literal=True)
+def _ternary_jit(a, b, c, tt):
+    if a == zmm and b == zmm and c == zmm and isinstance(tt, types.IntegerLiteral):
+        def impl(a, b, c, tt):
+            return _pternlog(a, b, c, tt)
+
+        return impl
+    return None
