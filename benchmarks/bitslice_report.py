@@ -63,6 +63,7 @@ from numbades.engines.bitslice import sbox_luts_gen as _sbox_luts
 from numbades.engines.bitslice import transpose as _bitslice_transpose
 from numbades.engines.bitslice import vector_width as _vector_width
 from numbades.engines.bitslice.engine import ENGINE
+from numbades.engines.bitslice.prefetch import NOTHING_AHEAD
 from numbades.tuning import machine as _machine
 
 KEY = bytes.fromhex("133457799bbcdff1")
@@ -81,7 +82,7 @@ def simd_counts() -> tuple[dict[str, int], collections.Counter[str]]:
     fresh = numba.njit(nogil=True)(_bitslice.crypt_into.py_func)
     planes = np.zeros((64, _bitslice.LANES), np.uint64)
     work = np.empty(64 * _bitslice.LANES, np.uint64)
-    fresh(planes, work, _bitslice.key_planes(_keyschedule.round_keys48(KEY)), 0)
+    fresh(planes, work, _bitslice.key_planes(_keyschedule.round_keys48(KEY)), 0, NOTHING_AHEAD)
     asm = "\n".join(fresh.inspect_asm().values())
     ops = collections.Counter(m.group(1) for m in re.finditer(r"^\s+(v\w+)\s", asm, re.MULTILINE))
     regs = {r: asm.count(f"%{r}") for r in ("xmm", "ymm", "zmm")}

@@ -19,6 +19,7 @@ from numbades.engines.bitslice import mode_kernels as _bitslice_modes
 from numbades.engines.bitslice import rounds as _bitslice
 from numbades.engines.bitslice import sbox_luts_gen
 from numbades.engines.bitslice import vector_width as _vector_width
+from numbades.engines.bitslice.prefetch import NOTHING_AHEAD
 from numbades.engines.bitslice.vector_width import prefer_wide_vectors
 from numbades.tuning import machine as _machine
 
@@ -31,7 +32,7 @@ def _fresh_round_kernel():
     fresh = numba.njit(nogil=True)(_bitslice.crypt_into.py_func)
     planes = np.zeros((64, _bitslice.LANES), np.uint64)
     work = np.empty(64 * _bitslice.LANES, np.uint64)
-    fresh(planes, work, _bitslice.key_planes(_keyschedule.round_keys48(KEY)), 0)
+    fresh(planes, work, _bitslice.key_planes(_keyschedule.round_keys48(KEY)), 0, NOTHING_AHEAD)
     return fresh
 
 
@@ -100,7 +101,7 @@ _CROSS_COMPILE = textwrap.dedent("""
     a1, a2 = types.Array(types.uint64, 1, "C"), types.Array(types.uint64, 2, "C")
     i8 = types.int64
     signatures = {
-        "crypt_into": (a2, a1, a2, i8),
+        "crypt_into": (a2, a1, a2, i8, types.UniTuple(types.uint64, 3)),
         "_ecb_chunk": (a1, a1, i8, i8, a2, i8, a2, a1),
     }
     for name, signature in signatures.items():

@@ -17,7 +17,7 @@ import contextlib
 
 import numba
 from llvmlite import ir
-from numba.core import types
+from numba.core import cgutils, types
 from numba.core.compiler_lock import global_compiler_lock
 from numba.extending import intrinsic, overload
 
@@ -92,3 +92,26 @@ def arrays_do_not_overlap(typingctx):
         return context.get_dummy_value()
 
     return types.none(), codegen
+
+
+@intrinsic
+def prefetch(typingctx, address, for_write):
+    """Ask for the cache line at byte ``address``: a hint (it never faults, results never depend on it).
+
+    ``for_write`` (a constant) fetches the line for writing, so a later
+    store to it does not wait for the line's read-for-ownership.
+    """
+    if not (isinstance(address, types.Integer) and isinstance(for_write, types.BooleanLiteral)):
+        return None
+    rw = int(for_write.literal_value)
+
+    def codegen(context, builder, signature, args):
+        pointer = builder.inttoptr(args[0], ir.IntType(8).as_pointer())
+        i32 = ir.IntType(32)
+        fnty = ir.FunctionType(ir.VoidType(), [pointer.type, i32, i32, i32])
+        fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.prefetch.p0")
+        # locality 3: keep in every cache level; cache type 1: data
+        builder.call(fn, [pointer, ir.Constant(i32, rw), ir.Constant(i32, 3), ir.Constant(i32, 1)])
+        return context.get_dummy_value()
+
+    return types.none(address, for_write), codegen

@@ -14,6 +14,12 @@ The rule is AVX-512 foundation in the features Numba compiles for (its
 ``NUMBA_CPU_FEATURES`` when set, else the host's).  Numba keys its kernel
 cache by the same target, so a cached kernel always holds the circuits this
 rule picks.  Read when the round code first compiles, never per call.
+
+The same rule picks the one-key round code of ``rounds.crypt_into``
+(``EXPLICIT_ZMM``): with AVX-512, ``zmm_rounds``, where each LUT is one
+``vpternlogq`` by construction (LLVM's own matching of the expressions gave
+484 ``vpternlogq`` and 302 other logic instructions for the 430 LUTs of a
+two-round body); without, the lane loops of ``rounds`` and the gates.
 """
 
 from types import ModuleType

@@ -31,6 +31,7 @@ import numpy as np
 
 from ..jit import always_inline, arrays_do_not_overlap, inline
 from .lane_keys import key_table, lane_key_bit
+from .prefetch import nothing_ahead
 from .rounds import rounds_on, scatter_fp
 from .transpose import (
     BLOCKS,
@@ -44,7 +45,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "25774c74c1054ef9ba57edf5ef2fa68c7c4402f0f12fac2399b37d58c69ee320"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "58691ab9d16af97573a8d35dea09a407d4b3395ce6e21103460172e87958d273"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24
@@ -66,7 +67,7 @@ def _iterate(table, kp, count, work, xin_b) -> None:
     prefer_wide_vectors()
     arrays_do_not_overlap()
     for _ in range(count):
-        rounds_on(work, table, kp, salted_lane_key_bit, xin_b)
+        rounds_on(work, table, kp, salted_lane_key_bit, xin_b, nothing_ahead())
 
 
 @numba.njit(nogil=True, cache=True)

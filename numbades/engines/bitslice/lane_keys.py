@@ -28,6 +28,7 @@ from ...des.keybits import ROUND_KEY_BITS
 from ..chains import ECB_DECRYPT, ECB_ENCRYPT
 from ..jit import always_inline, arrays_do_not_overlap, inline
 from .mode_kernels import many_group, many_scratch
+from .prefetch import next_pass
 from .rounds import gather_ip, rounds_on, scatter_fp
 from .transpose import (
     BLOCKS,
@@ -40,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "c7bc373bff84771775f5b39e7700275b13f2672094f09c23951f296881ad2f92"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "364c42305d9d4d992387d97a935d6ee805fddf3d9e38d3e4491bbfb7df083b39"  # see tools/stamp_kernel_sources.py
 
 
 @inline
@@ -73,8 +74,11 @@ def key_table(passes: tuple[tuple[int, bool], ...]) -> np.ndarray:
 
 
 @numba.njit(nogil=True, cache=True)
-def crypt_lanes_into(planes: np.ndarray, w: np.ndarray, keys: tuple, xor: int) -> None:
+def crypt_lanes_into(planes: np.ndarray, w: np.ndarray, keys: tuple, xor: int,
+                     ahead: tuple) -> None:
     """Encrypt planes in place, lane by lane under its own key; ``keys`` = (table, key planes).
+
+    ``ahead``: the caller's next pass, fetched meanwhile (as ``rounds.crypt_into``).
 
     Not inlined: every chain of ``lanes_many`` shares this one compiled copy
     of the round code.
@@ -83,7 +87,7 @@ def crypt_lanes_into(planes: np.ndarray, w: np.ndarray, keys: tuple, xor: int) -
     arrays_do_not_overlap()
     table, kp = keys
     gather_ip(planes, w, xor)
-    rounds_on(w, table, kp, lane_key_bit, lane_key_bit)
+    rounds_on(w, table, kp, lane_key_bit, lane_key_bit, ahead)
     scatter_fp(w, planes, xor)
 
 
@@ -112,7 +116,7 @@ def _ecb_column(src, dst, m0, count, keys, xor, buf, work) -> None:
     prefer_wide_vectors()
     load_words(src, m0, count, buf)
     transpose64(buf)
-    crypt_lanes_into(buf, work, keys, xor)
+    crypt_lanes_into(buf, work, keys, xor, next_pass(src, dst, m0 + BLOCKS))
     transpose64(buf)
     store_words(buf, dst, m0, count)
 

@@ -36,6 +36,7 @@ from ..chains import (
     OFB,
 )
 from ..jit import always_inline, inline
+from .prefetch import next_pass, nothing_ahead
 from .rounds import crypt_into
 from .transpose import (
     BLOCKS,
@@ -51,7 +52,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "0e600aef421e7987f363c562fc076b4587b6a6b312b9ae332a52b63f282875a4"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "b72f81e2350ed56dffebca2d23414d6f8a2b5e414485a1f83845a7f141b73351"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -104,7 +105,7 @@ def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, buf, work) -> None:
     always_inline()
     prefer_wide_vectors()
     _add_const(_INDEX_PLANES, c0 + np.uint64(start), buf, xor)
-    crypt_into(buf, work, kplanes, xor)
+    crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start + BLOCKS))
     transpose64(buf)
     flat = buf.reshape(BLOCKS)
     for b in range(count):
@@ -133,7 +134,7 @@ def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
     prefer_wide_vectors()
     load_words(src, start, count, buf)
     transpose64(buf)
-    crypt_into(buf, work, kplanes, xor)
+    crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start + BLOCKS))
     transpose64(buf)
     flat = buf.reshape(BLOCKS)
     last = src[start + count - 1]
@@ -168,7 +169,7 @@ def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
     for b in range(count, BLOCKS):
         flat[b] = 0
     transpose64(buf)
-    crypt_into(buf, work, kplanes, xor)
+    crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start + BLOCKS))
     transpose64(buf)
     last = src[start + count - 1]
     for b in range(count):
@@ -226,22 +227,22 @@ def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
     always_inline()
     prefer_wide_vectors()
     if mode == ECB_ENCRYPT or mode == ECB_DECRYPT:  # noqa: SIM109 (Numba: plain compares)
-        crypt(x, work, kplanes, xor)
+        crypt(x, work, kplanes, xor, nothing_ahead())
     elif mode == CBC_ENCRYPT:  # C = E(P ^ C_prev)
         _xor_into(x, s)
-        crypt(x, work, kplanes, xor)
+        crypt(x, work, kplanes, xor, nothing_ahead())
         _copy(x, s)
     elif mode == CBC_DECRYPT:  # P = D(C) ^ C_prev
         _copy(x, t)
-        crypt(x, work, kplanes, xor)
+        crypt(x, work, kplanes, xor, nothing_ahead())
         _xor_into(x, s)
         _copy(t, s)
     elif mode == CFB_ENCRYPT:  # C = P ^ E(C_prev)
-        crypt(s, work, kplanes, xor)
+        crypt(s, work, kplanes, xor, nothing_ahead())
         _xor_into(x, s)
         _copy(x, s)
     elif mode == CFB_DECRYPT:  # P = C ^ E(C_prev); the state becomes C
-        crypt(s, work, kplanes, xor)
+        crypt(s, work, kplanes, xor, nothing_ahead())
         fx = x.reshape(BLOCKS)
         fs = s.reshape(BLOCKS)
         for i in range(BLOCKS):
@@ -249,11 +250,11 @@ def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
             fx[i] = c ^ fs[i]
             fs[i] = c
     elif mode == OFB:  # O = E(O_prev), out = in ^ O
-        crypt(s, work, kplanes, xor)
+        crypt(s, work, kplanes, xor, nothing_ahead())
         _xor_into(x, s)
     else:  # CTR: out = in ^ E(iv + j)
         _add_const(iv_planes, np.uint64(j), t, xor)
-        crypt(t, work, kplanes, xor)
+        crypt(t, work, kplanes, xor, nothing_ahead())
         _xor_into(x, t)
 
 

@@ -32,6 +32,7 @@ import numpy as np
 from ..jit import always_inline, inline
 from . import zmm_rounds
 from .circuit_choice import EXPLICIT_ZMM, circuits
+from .prefetch import WORDS_PER_SLOT, next_pass, nothing_ahead, prefetch_slot, round_slots
 from .sbox_dispatch import sbox_function
 from .transpose import (
     BLOCKS,
@@ -52,7 +53,7 @@ from .wiring import IP_PLANE as _IP_PLANE
 from .wiring import P_ROW as _P_ROW
 from .wiring import SALT_PLANE as _SALT_PLANE
 
-_INLINED_SOURCES_SHA256 = "46d21964517dc9bb3b19babb71ade2d62153cd1e368943cc37708f6eb9b048ac"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "43dab4997e6d5229687bdedaee5f02f7c81d62961e6312c97d2f3a0c06915c62"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.
@@ -91,7 +92,7 @@ def fixed_key_bit(w, kp, e, a, k, m, lane):
 
 @inline
 def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int,
-         xin) -> None:
+         xin, ahead, first) -> None:
     """S-box ``box`` of a round: L[P rows] ^= S(E(R) ^ key bits), its inputs from ``xin``.
 
     ``w`` is the flat work array; ``t`` and ``s`` are the offsets of the
@@ -100,7 +101,8 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int
     sees fixed distances between rows and vectorizes the lanes; the round's
     key entries ``kr[j]`` are read before the loop so no load in it may alias
     them.  ``kp`` is whatever ``xin`` reads per lane (key and salt planes),
-    unused by ``fixed_key_bit``.
+    unused by ``fixed_key_bit``.  The box also fetches its slot of the next
+    pass (``prefetch``), from word ``first`` of the round's slots.
     """
     always_inline()
     prefer_wide_vectors()
@@ -116,6 +118,7 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int
     q = 4 * box
     p1, p2 = t + _P_ROW[q] * LANES, t + _P_ROW[q + 1] * LANES
     p3, p4 = t + _P_ROW[q + 2] * LANES, t + _P_ROW[q + 3] * LANES
+    prefetch_slot(ahead, first + WORDS_PER_SLOT * box)
     for lane in range(LANES):
         o = _sbox(box, (xin(w, kp, e1, a1, k1, m1, lane), xin(w, kp, e2, a2, k2, m2, lane),
                         xin(w, kp, e3, a3, k3, m3, lane), xin(w, kp, e4, a4, k4, m4, lane),
@@ -128,7 +131,7 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int
 
 @inline
 def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, xin_a,
-           xin_b) -> None:
+           xin_b, ahead, first) -> None:
     """One Feistel round in place on the flat work array: L ^= P(S(E(R) ^ K)).
 
     S-boxes 1, 2, 5, 6 (E bits 0-11 and 24-35, the ones crypt(3)'s 12-bit salt
@@ -139,14 +142,14 @@ def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, xin_a,
     """
     always_inline()
     prefer_wide_vectors()
-    _box(w, t, s, kr, kp, np.int64(0), xin_a)
-    _box(w, t, s, kr, kp, np.int64(1), xin_a)
-    _box(w, t, s, kr, kp, np.int64(2), xin_b)
-    _box(w, t, s, kr, kp, np.int64(3), xin_b)
-    _box(w, t, s, kr, kp, np.int64(4), xin_a)
-    _box(w, t, s, kr, kp, np.int64(5), xin_a)
-    _box(w, t, s, kr, kp, np.int64(6), xin_b)
-    _box(w, t, s, kr, kp, np.int64(7), xin_b)
+    _box(w, t, s, kr, kp, np.int64(0), xin_a, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(1), xin_a, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(2), xin_b, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(3), xin_b, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(4), xin_a, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(5), xin_a, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(6), xin_b, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(7), xin_b, ahead, first)
 
 
 _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
@@ -164,7 +167,8 @@ def _swap_halves(w: np.ndarray) -> None:
 
 
 @inline
-def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b) -> None:
+def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b,
+              ahead: tuple) -> None:
     """Run kplanes.shape[0] rounds (a multiple of 16) on the flat work array.
 
     ``kplanes[r]`` is round r's key row as ``xin_a``/``xin_b`` read it (see
@@ -172,13 +176,16 @@ def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b) 
     are constant offsets (two specialised copies of the round, not one with
     variable offsets).  After 16 rounds L16 sits in L and R16 in R; swapping
     them gives the preoutput R16 || L16, which is also the next pass's
-    L0 || R0 (3DES; crypt(3)'s iterations).
+    L0 || R0 (3DES; crypt(3)'s iterations).  Meanwhile the caller's next
+    pass, ``ahead`` (``prefetch``), is fetched into the caches.
     """
     always_inline()
     prefer_wide_vectors()
     for r in range(0, kplanes.shape[0], 2):
-        _round(w, np.int64(0), np.int64(_HALF), kplanes[r], kp, xin_a, xin_b)
-        _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1], kp, xin_a, xin_b)
+        _round(w, np.int64(0), np.int64(_HALF), kplanes[r], kp, xin_a, xin_b, ahead,
+               round_slots(r))
+        _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1], kp, xin_a, xin_b, ahead,
+               round_slots(r + 1))
         if r % 16 == 14:
             _swap_halves(w)
 
@@ -208,11 +215,11 @@ def scatter_fp(w: np.ndarray, planes: np.ndarray, xor: int) -> None:
 
 
 @inline
-def _lane_loop_rounds(w: np.ndarray, kplanes: np.ndarray) -> None:
+def _lane_loop_rounds(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
     """The rounds of ``kplanes`` under one key, as lane loops LLVM vectorises."""
     always_inline()
     prefer_wide_vectors()
-    rounds_on(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit)
+    rounds_on(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit, ahead)
 
 
 #: The one-key rounds ``crypt_into`` runs: explicit 512-bit vectors with one
@@ -221,8 +228,12 @@ one_key_rounds = zmm_rounds.rounds_on if EXPLICIT_ZMM else _lane_loop_rounds
 
 
 @numba.njit(nogil=True, cache=True)
-def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int) -> None:
+def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int,
+               ahead: tuple) -> None:
     """Encrypt planes in place (w is flat scratch); xor renames byte-swapped planes.
+
+    Meanwhile the caller's next pass (``ahead``: ``prefetch.next_pass`` or
+    ``prefetch.nothing_ahead``) is fetched into the caches.
 
     Deliberately not inlined: ecb, the mode kernels and crypt_planes share this
     one compiled copy of the (large) round code, which keeps cold compile time
@@ -230,7 +241,7 @@ def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int)
     """
     prefer_wide_vectors()
     gather_ip(planes, w, xor)
-    one_key_rounds(w, kplanes)
+    one_key_rounds(w, kplanes, ahead)
     scatter_fp(w, planes, xor)
 
 
@@ -245,7 +256,7 @@ def _ecb_chunk(src, dst, start, count, kplanes, xor, buf, work) -> None:
     prefer_wide_vectors()
     load_words(src, start, count, buf)
     transpose64(buf)
-    crypt_into(buf, work, kplanes, xor)
+    crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start + BLOCKS))
     transpose64(buf)
     store_words(buf, dst, start, count)
 
@@ -281,7 +292,7 @@ def from_planes(planes: np.ndarray, dst_words: np.ndarray, start: int, count: in
 @numba.njit(nogil=True, cache=True)
 def crypt_planes(planes: np.ndarray, kplanes: np.ndarray) -> None:
     """Apply the rounds of kplanes to a plane array in place (plaintext in, ciphertext out)."""
-    crypt_into(planes, new_work(), kplanes, 0)
+    crypt_into(planes, new_work(), kplanes, 0, nothing_ahead())
 
 
 @numba.njit(nogil=True, cache=True)

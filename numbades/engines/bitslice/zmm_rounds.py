@@ -13,6 +13,7 @@ import numpy as np
 
 from ..jit import always_inline, inline
 from . import sbox_luts_gen as _luts
+from .prefetch import WORDS_PER_SLOT, prefetch_slot, round_slots
 from .sbox_dispatch import sbox_function
 from .transpose import LANES
 from .vector_width import prefer_wide_vectors
@@ -27,11 +28,14 @@ _sbox = sbox_function([getattr(_luts, f"ternary_s{box + 1}") for box in range(8)
 
 
 @inline
-def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int) -> None:
+def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int, ahead: tuple,
+         first: int) -> None:
     """S-box ``box`` of a round: L[P rows] ^= S(E(R) ^ key bits), eight lanes per step.
 
     ``t`` and ``s`` are the offsets of the target (L) and source (R) halves;
-    constant after inlining, like ``box``, so every row offset folds.
+    constant after inlining, like ``box``, so every row offset folds.  The
+    box also fetches its slot of the next pass (``prefetch``), from word
+    ``first`` of the round's slots.
     """
     always_inline()
     prefer_wide_vectors()
@@ -47,6 +51,7 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int) -> None:
     # rolled (unrolled four times it spilled registers, ran no faster, and
     # was four times the code to compile).
     lanes = w.shape[0] // 64
+    prefetch_slot(ahead, first + WORDS_PER_SLOT * box)
     for lane in range(0, lanes, LANES_PER_ZMM):
         o = _sbox(box, (xor(load(w, e1 + lane), k1), xor(load(w, e2 + lane), k2),
                         xor(load(w, e3 + lane), k3), xor(load(w, e4 + lane), k4),
@@ -58,18 +63,18 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int) -> None:
 
 
 @inline
-def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray) -> None:
+def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray, ahead: tuple, first: int) -> None:
     """One Feistel round in place: L ^= P(S(E(R) ^ K)) (``np.int64``: one ``_box`` for all)."""
     always_inline()
     prefer_wide_vectors()
-    _box(w, t, s, kr, np.int64(0))
-    _box(w, t, s, kr, np.int64(1))
-    _box(w, t, s, kr, np.int64(2))
-    _box(w, t, s, kr, np.int64(3))
-    _box(w, t, s, kr, np.int64(4))
-    _box(w, t, s, kr, np.int64(5))
-    _box(w, t, s, kr, np.int64(6))
-    _box(w, t, s, kr, np.int64(7))
+    _box(w, t, s, kr, np.int64(0), ahead, first)
+    _box(w, t, s, kr, np.int64(1), ahead, first)
+    _box(w, t, s, kr, np.int64(2), ahead, first)
+    _box(w, t, s, kr, np.int64(3), ahead, first)
+    _box(w, t, s, kr, np.int64(4), ahead, first)
+    _box(w, t, s, kr, np.int64(5), ahead, first)
+    _box(w, t, s, kr, np.int64(6), ahead, first)
+    _box(w, t, s, kr, np.int64(7), ahead, first)
 
 
 @inline
@@ -84,16 +89,18 @@ def _swap_halves(w: np.ndarray) -> None:
 
 
 @inline
-def rounds_on(w: np.ndarray, kplanes: np.ndarray) -> None:
+def rounds_on(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
     """Run kplanes.shape[0] rounds (a multiple of 16) on the flat work array.
 
     As ``rounds.rounds_on`` under one key: rounds in pairs with constant
-    half offsets, the halves swapped after every 16.
+    half offsets, the halves swapped after every 16; meanwhile the caller's
+    next pass, ``ahead`` (``prefetch``), is fetched into the caches.
     """
     always_inline()
     prefer_wide_vectors()
     for r in range(0, kplanes.shape[0], 2):
-        _round(w, np.int64(0), np.int64(_HALF), kplanes[r])
-        _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1])
+        _round(w, np.int64(0), np.int64(_HALF), kplanes[r], ahead, round_slots(r))
+        _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1], ahead,
+               round_slots(r + 1))
         if r % 16 == 14:
             _swap_halves(w)

@@ -43,7 +43,7 @@ from .ptr_load import load_u32_at_byte
 
 # ruff: noqa: E501
 
-_INLINED_SOURCES_SHA256 = "e5af499d9e5cd506f4da03719f3a59349ca2aa749c45df8612806c9eb462f015"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "8fea03a665d20a4912460a9c169370e6c72132855eddfed5ac33eaf0457e5cff"  # see tools/stamp_kernel_sources.py
 
 ONE = np.uint64(1)
 B8 = np.uint64(8)
