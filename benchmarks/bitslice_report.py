@@ -79,10 +79,9 @@ def simd_counts() -> tuple[dict[str, int], collections.Counter[str]]:
     The round kernel is compiled afresh here (a copy without ``cache=True``):
     a kernel loaded from Numba's cache has no assembly to inspect.
     """
-    fresh = numba.njit(nogil=True)(_bitslice.crypt_into.py_func)
-    planes = np.zeros((64, _bitslice.LANES), np.uint64)
-    work = np.empty(64 * _bitslice.LANES, np.uint64)
-    fresh(planes, work, _bitslice.key_planes(_keyschedule.round_keys48(KEY)), 0, NOTHING_AHEAD)
+    fresh = numba.njit(nogil=True)(_bitslice.crypt_work.py_func)
+    work = np.zeros(64 * _bitslice.LANES, np.uint64)
+    fresh(work, _bitslice.key_planes(_keyschedule.round_keys48(KEY)), NOTHING_AHEAD)
     asm = "\n".join(fresh.inspect_asm().values())
     ops = collections.Counter(m.group(1) for m in re.finditer(r"^\s+(v\w+)\s", asm, re.MULTILINE))
     regs = {r: asm.count(f"%{r}") for r in ("xmm", "ymm", "zmm")}

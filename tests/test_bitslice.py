@@ -184,3 +184,31 @@ def test_scratch_buffers_start_on_a_cache_line():
     assert not _scratch_offsets(20).any()
     assert _tr.new_planes.py_func().shape == (64, W)
     assert _tr.new_work.py_func().shape == (64 * W,)
+
+
+@pytest.mark.parametrize("offset", [1, 3])
+def test_arrays_off_the_cache_line(rng, offset):
+    """Full passes read and write through unaligned 512-bit loads and stores."""
+    key = rng.bytes(8)
+    n = 2 * 64 * W + 9
+    raw = rng.bytes(8 * n)
+    backing = np.zeros(n + 8, dtype=np.uint64)
+    src = backing[offset:offset + n]
+    src[:] = _words(raw)
+    out_backing = np.zeros(n + 8, dtype=np.uint64)
+    dst = out_backing[offset + 1:offset + 1 + n]
+    bs.ecb(src, dst, _kp(key), True)
+    assert dst.astype("<u8").tobytes() == DES.new(key, DES.MODE_ECB).encrypt(raw)
+    assert not out_backing[:offset + 1].any() and not out_backing[offset + 1 + n:].any()
+
+
+@pytest.mark.skipif(not bs.EXPLICIT_ZMM, reason="the fused pass compiles for AVX-512 targets only")
+@pytest.mark.parametrize("xor", [0, bs.BSWAP_XOR])
+def test_fused_pass_equals_the_lane_loop_pass(rng, xor):
+    src = rng.integers(0, 2**64, 64 * W, dtype=np.uint64, endpoint=False)
+    kp = _kp(rng.bytes(8))
+    rows = np.array([bs.WORK_ROW[p ^ xor] for p in range(64)], dtype=np.int64)
+    fused, lane_loops = np.empty_like(src), np.empty_like(src)
+    bs._zmm_ecb_pass(src, fused, 0, kp, xor, rows, bs.new_planes(), bs.new_work())
+    bs._lane_loop_ecb_pass(src, lane_loops, 0, kp, xor, rows, bs.new_planes(), bs.new_work())
+    assert np.array_equal(fused, lane_loops)

@@ -29,10 +29,9 @@ HAS_AVX512 = _machine.has_avx512()  # checked against /proc/cpuinfo in test_engi
 
 def _fresh_round_kernel():
     """A non-cached copy of the shared round kernel (cached ones have no IR to inspect)."""
-    fresh = numba.njit(nogil=True)(_bitslice.crypt_into.py_func)
-    planes = np.zeros((64, _bitslice.LANES), np.uint64)
-    work = np.empty(64 * _bitslice.LANES, np.uint64)
-    fresh(planes, work, _bitslice.key_planes(_keyschedule.round_keys48(KEY)), 0, NOTHING_AHEAD)
+    fresh = numba.njit(nogil=True)(_bitslice.crypt_work.py_func)
+    work = np.zeros(64 * _bitslice.LANES, np.uint64)
+    fresh(work, _bitslice.key_planes(_keyschedule.round_keys48(KEY)), NOTHING_AHEAD)
     return fresh
 
 
@@ -53,7 +52,8 @@ def test_a_function_without_the_call_has_no_attribute():
 def test_every_bitslice_kernel_asks_for_wide_vectors():
     """Each compiled entry point with lane loops calls prefer_wide_vectors first."""
     kernels = [
-        _bitslice.crypt_into, _bitslice._ecb_chunk, _bitslice.to_planes,
+        _bitslice.crypt_into, _bitslice.crypt_work, _bitslice._ecb_chunk,
+        _bitslice._zmm_ecb_pass, _bitslice._lane_loop_ecb_pass, _bitslice.to_planes,
         _bitslice.from_planes, _bitslice_modes._ctr, _bitslice_modes._cbc_decrypt,
         _bitslice_modes._cfb_decrypt, _bitslice_modes._many,
     ]
@@ -101,8 +101,9 @@ _CROSS_COMPILE = textwrap.dedent("""
     a1, a2 = types.Array(types.uint64, 1, "C"), types.Array(types.uint64, 2, "C")
     i8 = types.int64
     signatures = {
-        "crypt_into": (a2, a1, a2, i8, types.UniTuple(types.uint64, 3)),
+        "crypt_work": (a1, a2, types.UniTuple(types.uint64, 3)),
         "_ecb_chunk": (a1, a1, i8, i8, a2, i8, a2, a1),
+        "_zmm_ecb_pass": (a1, a1, i8, a2, i8, types.Array(types.int64, 1, "C"), a2, a1),
     }
     for name, signature in signatures.items():
         fresh = numba.njit(nogil=True)(getattr(rounds, name).py_func)
@@ -117,7 +118,8 @@ _CROSS_COMPILE = textwrap.dedent("""
 )
 def test_round_and_pass_kernels_compile_to_zmm_for_an_avx512_cpu(tmp_path):
     """On every x86-64 host: LLVM targeting an AVX-512 CPU builds the round code and the
-    transposes with 512-bit registers (compile and inspect only; nothing runs)."""
+    transposes with 512-bit registers, the round code with one vpternlogq per LUT (compile
+    and inspect only; nothing runs)."""
     env = dict(
         os.environ, NUMBA_CPU_NAME="skylake-avx512", NUMBA_CPU_FEATURES=_AVX512_FEATURES,
         NUMBA_CACHE_DIR=str(tmp_path), NUMBADES_BACKGROUND_COMPILE="0",
@@ -130,11 +132,11 @@ def test_round_and_pass_kernels_compile_to_zmm_for_an_avx512_cpu(tmp_path):
     first, *kernels = done.stdout.splitlines()
     assert first == "circuits sbox_luts_gen"  # the 3-input programs where vpternlogq exists
     counts = {n: tuple(map(int, rest)) for n, *rest in map(str.split, kernels)}
-    assert set(counts) == {"crypt_into", "_ecb_chunk"}
+    assert set(counts) == {"crypt_work", "_ecb_chunk", "_zmm_ecb_pass"}
     for name, (zmm, ymm, _) in counts.items():
         assert zmm > 10 * ymm, (name, zmm, ymm)
     # explicit 512-bit round code: one vpternlogq per LUT of the two-round body's 16 S-boxes
-    assert counts["crypt_into"][2] == 2 * sum(sbox_luts_gen.LUT_COUNTS)
+    assert counts["crypt_work"][2] == 2 * sum(sbox_luts_gen.LUT_COUNTS)
 
 
 @pytest.mark.skipif(not HAS_AVX512, reason="needs an AVX-512 host to see zmm registers")

@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "364c42305d9d4d992387d97a935d6ee805fddf3d9e38d3e4491bbfb7df083b39"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "9b13b75c1f64c63ff69fdf4d6fd08429929a7ab41ddf1fd6c513d063612701c8"  # see tools/stamp_kernel_sources.py
 
 
 @inline

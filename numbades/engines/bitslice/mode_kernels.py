@@ -52,7 +52,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "b72f81e2350ed56dffebca2d23414d6f8a2b5e414485a1f83845a7f141b73351"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "35ebc65c20657a9465b728824501e582e738f6df59e776b48410c1c3946e9d09"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

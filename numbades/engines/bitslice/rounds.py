@@ -52,8 +52,9 @@ from .wiring import E_ROW as _E_ROW
 from .wiring import IP_PLANE as _IP_PLANE
 from .wiring import P_ROW as _P_ROW
 from .wiring import SALT_PLANE as _SALT_PLANE
+from .zmm_passes import WORK_ROW, words_to_work, work_to_words
 
-_INLINED_SOURCES_SHA256 = "43dab4997e6d5229687bdedaee5f02f7c81d62961e6312c97d2f3a0c06915c62"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "3bb7f0bdf9a72706d1afc3863c995185eea3bc94ab7a680ef12c2e4d6a5c9db2"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.
@@ -228,20 +229,29 @@ one_key_rounds = zmm_rounds.rounds_on if EXPLICIT_ZMM else _lane_loop_rounds
 
 
 @numba.njit(nogil=True, cache=True)
+def crypt_work(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
+    """Run the one-key rounds of ``kplanes`` on the work array ``w`` (IP order, flat).
+
+    The one compiled copy of the one-key round code: deliberately not
+    inlined, so ECB, the mode kernels and crypt_planes share it, which keeps
+    cold compile time down.  Meanwhile the caller's next pass (``ahead``:
+    ``prefetch.next_pass`` or ``prefetch.nothing_ahead``) is fetched into the
+    caches.
+    """
+    prefer_wide_vectors()
+    one_key_rounds(w, kplanes, ahead)
+
+
+@numba.njit(nogil=True, cache=True)
 def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int,
                ahead: tuple) -> None:
     """Encrypt planes in place (w is flat scratch); xor renames byte-swapped planes.
 
-    Meanwhile the caller's next pass (``ahead``: ``prefetch.next_pass`` or
-    ``prefetch.nothing_ahead``) is fetched into the caches.
-
-    Deliberately not inlined: ecb, the mode kernels and crypt_planes share this
-    one compiled copy of the (large) round code, which keeps cold compile time
-    down.
+    ``ahead`` as for ``crypt_work``.
     """
     prefer_wide_vectors()
     gather_ip(planes, w, xor)
-    one_key_rounds(w, kplanes, ahead)
+    crypt_work(w, kplanes, ahead)
     scatter_fp(w, planes, xor)
 
 
@@ -296,6 +306,29 @@ def crypt_planes(planes: np.ndarray, kplanes: np.ndarray) -> None:
 
 
 @numba.njit(nogil=True, cache=True)
+def _zmm_ecb_pass(src, dst, start, kplanes, xor, work_rows, buf, work) -> None:
+    """A full pass with the transposes reading src and writing dst directly (``zmm_passes``)."""
+    prefer_wide_vectors()
+    flat = buf.reshape(BLOCKS)
+    words_to_work(src, start, flat, _PLAIN_ROWS, work_rows, work)
+    crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
+    work_to_words(work, work_rows, flat, _PLAIN_ROWS, dst, start)
+
+
+@numba.njit(nogil=True, cache=True)
+def _lane_loop_ecb_pass(src, dst, start, kplanes, xor, work_rows, buf, work) -> None:
+    """A full pass through the lane loops (``_ecb_chunk``)."""
+    prefer_wide_vectors()
+    _ecb_chunk(src, dst, start, BLOCKS, kplanes, xor, buf, work)
+
+
+#: The full passes of ``ecb``: fused transposes on explicit 512-bit vectors
+#: where the target has AVX-512, the lane loops elsewhere.
+_full_pass = _zmm_ecb_pass if EXPLICIT_ZMM else _lane_loop_ecb_pass
+_PLAIN_ROWS = np.arange(64, dtype=np.int64)
+
+
+@numba.njit(nogil=True, cache=True)
 def ecb(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bool) -> None:
     """ECB over all of src into dst (may be src), one pass of 64*LANES blocks at a time.
 
@@ -303,7 +336,13 @@ def ecb(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bool) -> No
     """
     n = src.shape[0]
     xor = BSWAP_XOR if swap else 0
+    work_rows = np.empty(64, dtype=np.int64)  # work row of each (byte-order renamed) plane
+    for p in range(64):
+        work_rows[p] = WORK_ROW[p ^ xor]
     buf = new_planes()
     work = new_work()
-    for start in range(0, n, BLOCKS):
-        _ecb_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, xor, buf, work)
+    full = n - n % BLOCKS
+    for start in range(0, full, BLOCKS):
+        _full_pass(src, dst, start, kplanes, xor, work_rows, buf, work)
+    if full < n:
+        _ecb_chunk(src, dst, full, n - full, kplanes, xor, buf, work)

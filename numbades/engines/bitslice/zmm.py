@@ -99,6 +99,70 @@ def splat(typingctx, word):
     return zmm(word), codegen
 
 
+def _literal_int(value: types.Type, allowed: tuple[int, ...]) -> bool:
+    return isinstance(value, types.IntegerLiteral) and value.literal_value in allowed
+
+
+@intrinsic
+def shift_left(typingctx, a, bits):
+    """Each lane shifted left by the constant ``bits`` (0..63), zeros in."""
+    if not (a == zmm and _literal_int(bits, tuple(range(64)))):
+        return None
+    count = ir.Constant(_VECTOR, [bits.literal_value] * LANES_PER_ZMM)
+
+    def codegen(context, builder, signature, args):
+        return builder.shl(args[0], count)
+
+    return zmm(a, bits), codegen
+
+
+@intrinsic
+def shift_right(typingctx, a, bits):
+    """Each lane shifted right (logically) by the constant ``bits`` (0..63)."""
+    if not (a == zmm and _literal_int(bits, tuple(range(64)))):
+        return None
+    count = ir.Constant(_VECTOR, [bits.literal_value] * LANES_PER_ZMM)
+
+    def codegen(context, builder, signature, args):
+        return builder.lshr(args[0], count)
+
+    return zmm(a, bits), codegen
+
+
+def _pack(high: bool):
+    """The ``pack_low`` / ``pack_high`` intrinsic: a two-source shuffle at a constant width."""
+
+    def typer(typingctx, a, b, width):
+        if not (a == zmm and b == zmm and _literal_int(width, (8, 16, 32))):
+            return None
+        bits = width.literal_value
+        count = 512 // bits
+        part = ir.VectorType(ir.IntType(bits), count)
+        # element i of the result: even i from a, odd i from b (the one just below it)
+        mask = [i + high if i % 2 == 0 else count + i - 1 + high for i in range(count)]
+        mask_constant = ir.Constant(ir.VectorType(ir.IntType(32), count), mask)
+
+        def codegen(context, builder, signature, args):
+            x = builder.bitcast(args[0], part)
+            y = builder.bitcast(args[1], part)
+            return builder.bitcast(builder.shuffle_vector(x, y, mask_constant), _VECTOR)
+
+        return zmm(a, b, width), codegen
+
+    return typer
+
+
+pack_low = intrinsic(_pack(False))
+pack_low.__doc__ = """Pairs of ``width``-bit halves: each 2*width-bit field is (a's low half, b's low half above it).
+
+With ``pack_high`` this is a transpose stage at a byte width: the two
+outputs of a delta swap at distance ``width`` (8, 16 or 32), as one
+two-source shuffle each.
+"""
+pack_high = intrinsic(_pack(True))
+pack_high.__doc__ = """Each 2*width-bit field is (a's high half, b's high half above it): see ``pack_low``."""
+
+
 @intrinsic
 def xor(typingctx, a, b):
     """Lane-wise ``a ^ b``."""

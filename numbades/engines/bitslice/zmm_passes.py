@@ -1,0 +1,164 @@
+"""A whole ECB pass on explicit 512-bit vectors: four passes over memory fewer.
+
+The lane-loop pass (``rounds._ecb_chunk``) copies the input into a plane
+array, transposes it in place (two passes of three delta-swap stages),
+copies it into the work array in IP order, runs the rounds, and undoes all
+of that on the way out: eight passes over 16 KiB besides the rounds.  Here
+the first transpose pass reads the input words directly, the second writes
+its rows straight to their IP positions in the work array, and the way out
+mirrors it (FP positions in, the output words out), so the four copies are
+gone.  (Fused into lane loops the same idea was slower: LLVM could not prove
+the input and the scratch apart; explicit loads and stores leave it nothing
+to prove.)
+
+The stages are those of ``transpose.transpose64``, the same function: at
+the byte-granular distances (32, 16, 8) each output of a delta swap is one
+two-source shuffle (``zmm.pack_low`` / ``pack_high``), at the bit distances
+(4, 2, 1) a shift and a bit-select (``vpternlogq``).  Compiled for AVX-512
+targets only (``circuit_choice.EXPLICIT_ZMM``), for full passes; a short last
+pass takes the lane-loop route.
+"""
+
+import numpy as np
+
+from ...des import fips
+from ..jit import always_inline, inline
+from .transpose import LANES
+from .vector_width import prefer_wide_vectors
+from .zmm import (
+    LANES_PER_ZMM,
+    load,
+    pack_high,
+    pack_low,
+    shift_left,
+    shift_right,
+    splat,
+    store,
+    ternary,
+)
+
+_SELECT = 0xCA  # ternary(m, x, y, _SELECT) = m ? x : y, bit by bit
+
+#: WORK_ROW[p]: the work-array row (``rounds``) that holds value plane p, so
+#: the plane of a byte-swapped word's bit i lives in row WORK_ROW[i ^ xor].
+WORK_ROW = np.array([[64 - n for n in fips.IP].index(p) for p in range(64)], dtype=np.int64)
+
+
+@inline
+def _swap_bytes(a, b, width):
+    """Delta swap of rows a (lower) and b at byte-granular distance ``width``."""
+    always_inline()
+    prefer_wide_vectors()
+    return pack_low(a, b, width), pack_high(a, b, width)
+
+
+@inline
+def _swap_bits(a, b, bits, low):
+    """Delta swap of rows a (lower) and b at bit distance ``bits``; ``low``: each field's low half."""
+    always_inline()
+    prefer_wide_vectors()
+    return (ternary(low, a, shift_left(b, bits), _SELECT),
+            ternary(low, shift_right(a, bits), b, _SELECT))
+
+
+@inline
+def _byte_stages(x: np.ndarray, x0: int, y: np.ndarray, y0: int, base: int, lane: int) -> None:
+    """Distances 32, 16, 8 on rows base, base + 8, ..., base + 56 of x (from word x0), into y (y0).
+
+    Rows are ``LANES`` words apart in both arrays; eight lanes from ``lane``.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    step = 8 * LANES
+    i = x0 + base * LANES + lane
+    r0, r1, r2, r3 = load(x, i), load(x, i + step), load(x, i + 2 * step), load(x, i + 3 * step)
+    r4, r5 = load(x, i + 4 * step), load(x, i + 5 * step)
+    r6, r7 = load(x, i + 6 * step), load(x, i + 7 * step)
+    r0, r4 = _swap_bytes(r0, r4, 32)
+    r1, r5 = _swap_bytes(r1, r5, 32)
+    r2, r6 = _swap_bytes(r2, r6, 32)
+    r3, r7 = _swap_bytes(r3, r7, 32)
+    r0, r2 = _swap_bytes(r0, r2, 16)
+    r1, r3 = _swap_bytes(r1, r3, 16)
+    r4, r6 = _swap_bytes(r4, r6, 16)
+    r5, r7 = _swap_bytes(r5, r7, 16)
+    r0, r1 = _swap_bytes(r0, r1, 8)
+    r2, r3 = _swap_bytes(r2, r3, 8)
+    r4, r5 = _swap_bytes(r4, r5, 8)
+    r6, r7 = _swap_bytes(r6, r7, 8)
+    o = y0 + base * LANES + lane
+    store(y, o, r0)
+    store(y, o + step, r1)
+    store(y, o + 2 * step, r2)
+    store(y, o + 3 * step, r3)
+    store(y, o + 4 * step, r4)
+    store(y, o + 5 * step, r5)
+    store(y, o + 6 * step, r6)
+    store(y, o + 7 * step, r7)
+
+
+@inline
+def _bit_stages(x: np.ndarray, x_rows: np.ndarray, y: np.ndarray, y_rows: np.ndarray,
+                base: int, lane: int) -> None:
+    """Distances 4, 2, 1 on planes base .. base + 7: plane p is row x_rows[p] of x, y_rows[p] of y."""
+    always_inline()
+    prefer_wide_vectors()
+    m4 = splat(np.uint64(0x0F0F0F0F0F0F0F0F))
+    m2 = splat(np.uint64(0x3333333333333333))
+    m1 = splat(np.uint64(0x5555555555555555))
+    r0, r1 = load(x, x_rows[base] * LANES + lane), load(x, x_rows[base + 1] * LANES + lane)
+    r2, r3 = load(x, x_rows[base + 2] * LANES + lane), load(x, x_rows[base + 3] * LANES + lane)
+    r4, r5 = load(x, x_rows[base + 4] * LANES + lane), load(x, x_rows[base + 5] * LANES + lane)
+    r6, r7 = load(x, x_rows[base + 6] * LANES + lane), load(x, x_rows[base + 7] * LANES + lane)
+    r0, r4 = _swap_bits(r0, r4, 4, m4)
+    r1, r5 = _swap_bits(r1, r5, 4, m4)
+    r2, r6 = _swap_bits(r2, r6, 4, m4)
+    r3, r7 = _swap_bits(r3, r7, 4, m4)
+    r0, r2 = _swap_bits(r0, r2, 2, m2)
+    r1, r3 = _swap_bits(r1, r3, 2, m2)
+    r4, r6 = _swap_bits(r4, r6, 2, m2)
+    r5, r7 = _swap_bits(r5, r7, 2, m2)
+    r0, r1 = _swap_bits(r0, r1, 1, m1)
+    r2, r3 = _swap_bits(r2, r3, 1, m1)
+    r4, r5 = _swap_bits(r4, r5, 1, m1)
+    r6, r7 = _swap_bits(r6, r7, 1, m1)
+    store(y, y_rows[base] * LANES + lane, r0)
+    store(y, y_rows[base + 1] * LANES + lane, r1)
+    store(y, y_rows[base + 2] * LANES + lane, r2)
+    store(y, y_rows[base + 3] * LANES + lane, r3)
+    store(y, y_rows[base + 4] * LANES + lane, r4)
+    store(y, y_rows[base + 5] * LANES + lane, r5)
+    store(y, y_rows[base + 6] * LANES + lane, r6)
+    store(y, y_rows[base + 7] * LANES + lane, r7)
+
+
+@inline
+def words_to_work(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.ndarray,
+                  work_rows: np.ndarray, work: np.ndarray) -> None:
+    """work = IP(planes of src[start : start + BLOCKS]), through scratch ``buf`` (flat).
+
+    ``plain_rows`` is 0..63; ``work_rows[p]`` the work row of (byte-order
+    renamed) plane p.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    for b in range(8):
+        for lane in range(0, LANES, LANES_PER_ZMM):
+            _byte_stages(src, start, buf, 0, b, lane)
+    for c in range(8):
+        for lane in range(0, LANES, LANES_PER_ZMM):
+            _bit_stages(buf, plain_rows, work, work_rows, 8 * c, lane)
+
+
+@inline
+def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
+                  plain_rows: np.ndarray, dst: np.ndarray, start: int) -> None:
+    """dst[start : start + BLOCKS] = words of FP(work): ``words_to_work`` backwards."""
+    always_inline()
+    prefer_wide_vectors()
+    for c in range(8):
+        for lane in range(0, LANES, LANES_PER_ZMM):
+            _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane)
+    for b in range(8):
+        for lane in range(0, LANES, LANES_PER_ZMM):
+            _byte_stages(buf, 0, dst, start, b, lane)
