@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "9b13b75c1f64c63ff69fdf4d6fd08429929a7ab41ddf1fd6c513d063612701c8"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "04f7557f0980d75ca138d9b316cd31f02315e056289af60f56e3453d9574efe9"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -36,8 +36,10 @@ from ..chains import (
     OFB,
 )
 from ..jit import always_inline, inline
+from . import zmm
+from .circuit_choice import EXPLICIT_ZMM
 from .prefetch import next_pass, nothing_ahead
-from .rounds import crypt_into
+from .rounds import crypt_into, crypt_work
 from .transpose import (
     BLOCKS,
     BSWAP_XOR,
@@ -51,8 +53,9 @@ from .transpose import (
     transpose64,
 )
 from .vector_width import prefer_wide_vectors
+from .zmm_passes import PLAIN_ROWS, WORK_ROW, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "35ebc65c20657a9465b728824501e582e738f6df59e776b48410c1c3946e9d09"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "583c2f4b7946dca388291e0328af06f25a3ebabc0a39f3f1a6eb2f532e4e2ffe"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -75,41 +78,85 @@ def _index_planes() -> np.ndarray:
 
 
 _INDEX_PLANES = _index_planes()  # frozen into the kernels as a constant
+_INDEX_WORDS = _INDEX_PLANES.reshape(BLOCKS)
+_MAJORITY = 0xE8  # ternary truth table of maj(a, b, c)
 
 
 @inline
-def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
-    """out[i ^ xor] = plane i of (x + c mod 2**64), x in value naming, c a scalar.
+def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, rows: np.ndarray) -> None:
+    """Row rows[i] of ``out`` (flat) = plane i of (x + c mod 2**64), x in value naming, c a scalar.
 
     A bitsliced ripple-carry adder: plane i of the constant is all-ones or
     zero, so each bit is sum = x ^ k ^ carry, carry = maj(x, k, carry).
-    Writing plane i to i ^ xor hands the kernel byte-swapped-named planes.
+    ``rows`` places the planes: i ^ xor in a plane array hands the kernel
+    byte-swapped-named planes; ``zmm_passes.WORK_ROW`` writes the work array
+    of the rounds directly.
     """
     always_inline()
     prefer_wide_vectors()
     carry = np.zeros(LANES, dtype=np.uint64)
     for i in range(64):
         k = np.uint64(0) - ((c >> np.uint64(i)) & np.uint64(1))  # all-ones iff bit i of c
-        o = i ^ xor
+        o = rows[i] * LANES
         for lane in range(LANES):
             a = x[i, lane]
             cy = carry[lane]
             t = a ^ k
-            out[o, lane] = t ^ cy
+            out[o + lane] = t ^ cy
             carry[lane] = (a & k) | (cy & t)
 
 
 @inline
-def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, buf, work) -> None:
-    """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count."""
+def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None:
+    """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count (``rows`` unused)."""
     always_inline()
     prefer_wide_vectors()
-    _add_const(_INDEX_PLANES, c0 + np.uint64(start), buf, xor)
+    _add_const(_INDEX_PLANES, c0 + np.uint64(start), buf.reshape(BLOCKS), PLAIN_ROWS ^ xor)
     crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start + BLOCKS))
     transpose64(buf)
     flat = buf.reshape(BLOCKS)
     for b in range(count):
         dst[start + b] = src[start + b] ^ flat[b]
+
+
+@inline
+def _add_const_zmm(c: np.uint64, out: np.ndarray, rows: np.ndarray) -> None:
+    """``_add_const(_INDEX_PLANES, c, out, rows)`` on explicit 512-bit vectors.
+
+    Eight lanes at a time with the carry in a register: a load, two XORs
+    and a majority (one ``vpternlogq``) per plane.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    for lane in range(0, LANES, zmm.LANES_PER_ZMM):
+        carry = zmm.splat(np.uint64(0))
+        for i in range(64):
+            k = zmm.splat(np.uint64(0) - ((c >> np.uint64(i)) & np.uint64(1)))
+            a = zmm.load(_INDEX_WORDS, i * LANES + lane)
+            zmm.store(out, rows[i] * LANES + lane, zmm.xor(zmm.xor(a, k), carry))
+            carry = zmm.ternary(a, k, carry, _MAJORITY)
+
+
+@inline
+def _ctr_chunk_zmm(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None:
+    """``_ctr_chunk`` with the counters added straight into the work array and the
+    keystream transposed out on explicit 512-bit vectors (``zmm_passes``); ``rows``:
+    ``zmm_passes.work_rows(xor)``."""
+    always_inline()
+    prefer_wide_vectors()
+    _add_const_zmm(c0 + np.uint64(start), work, WORK_ROW)
+    crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
+    flat = buf.reshape(BLOCKS)
+    if count == BLOCKS:  # the keystream transposed straight into dst, XORed with src
+        work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start)
+        return
+    work_to_words(work, rows, flat, PLAIN_ROWS, flat, 0, None, 0)
+    for b in range(count):
+        dst[start + b] = src[start + b] ^ flat[b]
+
+
+#: The CTR pass: explicit 512-bit vectors where the target has AVX-512.
+_ctr_pass = _ctr_chunk_zmm if EXPLICIT_ZMM else _ctr_chunk
 
 
 @numba.njit(nogil=True, cache=True)
@@ -119,8 +166,9 @@ def _ctr(src, dst, kplanes, c0, xor) -> None:
     n = src.shape[0]
     buf = new_planes()
     work = new_work()
+    rows = work_rows(xor)
     for start in range(0, n, BLOCKS):
-        _ctr_chunk(src, dst, start, min(BLOCKS, n - start), kplanes, c0, xor, buf, work)
+        _ctr_pass(src, dst, start, min(BLOCKS, n - start), kplanes, c0, xor, rows, buf, work)
 
 
 @inline
@@ -145,16 +193,56 @@ def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
     return last
 
 
+@inline
+def _cbcd_chunk_zmm(src, dst, start, count, prev, kplanes, xor, rows, buf, work) -> np.uint64:
+    """``_cbcd_chunk`` with a full pass's transposes fused on explicit 512-bit vectors.
+
+    ``rows``: ``zmm_passes.work_rows(xor)``.  A short last pass takes the lane loops.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    if count < BLOCKS:
+        return _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work)
+    flat = buf.reshape(BLOCKS)
+    words_to_work(src, start, flat, PLAIN_ROWS, rows, work)
+    crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
+    last = src[start + count - 1]
+    if start > 0 and dst.ctypes.data != src.ctypes.data:
+        # P = D(C) ^ C_prev straight into dst: C_prev is src one word back, intact
+        # (the modes hand over dst either disjoint from src or equal to it)
+        work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start - 1)
+        return last
+    work_to_words(work, rows, flat, PLAIN_ROWS, flat, 0, None, 0)
+    flat[0] ^= prev
+    for b in range(1, count):
+        flat[b] ^= src[start + b - 1]
+    store_words(buf, dst, start, count)
+    return last
+
+
+@inline
+def _cbcd_chunk_lanes(src, dst, start, count, prev, kplanes, xor, rows, buf, work) -> np.uint64:
+    """``_cbcd_chunk`` under the signature of ``_cbcd_chunk_zmm`` (``rows`` unused)."""
+    always_inline()
+    prefer_wide_vectors()
+    return _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work)
+
+
+#: The CBC-decryption pass: fused on explicit 512-bit vectors where the target has AVX-512.
+_cbcd_pass = _cbcd_chunk_zmm if EXPLICIT_ZMM else _cbcd_chunk_lanes
+
+
 @numba.njit(nogil=True, cache=True)
 def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
     prefer_wide_vectors()
     n = src.shape[0]
     buf = new_planes()
     work = new_work()
+    rows = work_rows(xor)
     prev = iv
     for start in range(0, n, BLOCKS):
-        prev = _cbcd_chunk(src, dst, start, min(BLOCKS, n - start), prev, kplanes, xor, buf,
-                           work)
+        prev = _cbcd_pass(src, dst, start, min(BLOCKS, n - start), prev, kplanes, xor, rows,
+                          buf, work)
 
 
 @inline
@@ -253,7 +341,7 @@ def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
         crypt(s, work, kplanes, xor, nothing_ahead())
         _xor_into(x, s)
     else:  # CTR: out = in ^ E(iv + j)
-        _add_const(iv_planes, np.uint64(j), t, xor)
+        _add_const(iv_planes, np.uint64(j), t.reshape(BLOCKS), PLAIN_ROWS ^ xor)
         crypt(t, work, kplanes, xor, nothing_ahead())
         _xor_into(x, t)
 

@@ -52,9 +52,9 @@ from .wiring import E_ROW as _E_ROW
 from .wiring import IP_PLANE as _IP_PLANE
 from .wiring import P_ROW as _P_ROW
 from .wiring import SALT_PLANE as _SALT_PLANE
-from .zmm_passes import WORK_ROW, words_to_work, work_to_words
+from .zmm_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "3bb7f0bdf9a72706d1afc3863c995185eea3bc94ab7a680ef12c2e4d6a5c9db2"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "4469b52291b74dba98fce21dcad19aa9fc534bf9708ceadde6cdbdde72b7154d"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.
@@ -306,17 +306,20 @@ def crypt_planes(planes: np.ndarray, kplanes: np.ndarray) -> None:
 
 
 @numba.njit(nogil=True, cache=True)
-def _zmm_ecb_pass(src, dst, start, kplanes, xor, work_rows, buf, work) -> None:
-    """A full pass with the transposes reading src and writing dst directly (``zmm_passes``)."""
+def _zmm_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
+    """A full pass with the transposes reading src and writing dst directly (``zmm_passes``).
+
+    ``rows``: ``zmm_passes.work_rows(xor)``.
+    """
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
-    words_to_work(src, start, flat, _PLAIN_ROWS, work_rows, work)
+    words_to_work(src, start, flat, PLAIN_ROWS, rows, work)
     crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
-    work_to_words(work, work_rows, flat, _PLAIN_ROWS, dst, start)
+    work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, None, 0)
 
 
 @numba.njit(nogil=True, cache=True)
-def _lane_loop_ecb_pass(src, dst, start, kplanes, xor, work_rows, buf, work) -> None:
+def _lane_loop_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
     """A full pass through the lane loops (``_ecb_chunk``)."""
     prefer_wide_vectors()
     _ecb_chunk(src, dst, start, BLOCKS, kplanes, xor, buf, work)
@@ -325,7 +328,6 @@ def _lane_loop_ecb_pass(src, dst, start, kplanes, xor, work_rows, buf, work) -> 
 #: The full passes of ``ecb``: fused transposes on explicit 512-bit vectors
 #: where the target has AVX-512, the lane loops elsewhere.
 _full_pass = _zmm_ecb_pass if EXPLICIT_ZMM else _lane_loop_ecb_pass
-_PLAIN_ROWS = np.arange(64, dtype=np.int64)
 
 
 @numba.njit(nogil=True, cache=True)
@@ -336,13 +338,11 @@ def ecb(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bool) -> No
     """
     n = src.shape[0]
     xor = BSWAP_XOR if swap else 0
-    work_rows = np.empty(64, dtype=np.int64)  # work row of each (byte-order renamed) plane
-    for p in range(64):
-        work_rows[p] = WORK_ROW[p ^ xor]
+    rows = work_rows(xor)
     buf = new_planes()
     work = new_work()
     full = n - n % BLOCKS
     for start in range(0, full, BLOCKS):
-        _full_pass(src, dst, start, kplanes, xor, work_rows, buf, work)
+        _full_pass(src, dst, start, kplanes, xor, rows, buf, work)
     if full < n:
         _ecb_chunk(src, dst, full, n - full, kplanes, xor, buf, work)

@@ -35,6 +35,7 @@ from .zmm import (
     splat,
     store,
     ternary,
+    xor,
 )
 
 _SELECT = 0xCA  # ternary(m, x, y, _SELECT) = m ? x : y, bit by bit
@@ -42,6 +43,19 @@ _SELECT = 0xCA  # ternary(m, x, y, _SELECT) = m ? x : y, bit by bit
 #: WORK_ROW[p]: the work-array row (``rounds``) that holds value plane p, so
 #: the plane of a byte-swapped word's bit i lives in row WORK_ROW[i ^ xor].
 WORK_ROW = np.array([[64 - n for n in fips.IP].index(p) for p in range(64)], dtype=np.int64)
+#: Plane p in row p: a plane array's own rows.
+PLAIN_ROWS = np.arange(64, dtype=np.int64)
+
+
+@inline
+def work_rows(xor: int) -> np.ndarray:
+    """The work row of each plane of words named with ``xor`` (``transpose.BSWAP_XOR`` or 0)."""
+    always_inline()
+    prefer_wide_vectors()
+    rows = np.empty(64, dtype=np.int64)
+    for p in range(64):
+        rows[p] = WORK_ROW[p ^ xor]
+    return rows
 
 
 @inline
@@ -62,10 +76,24 @@ def _swap_bits(a, b, bits, low):
 
 
 @inline
-def _byte_stages(x: np.ndarray, x0: int, y: np.ndarray, y0: int, base: int, lane: int) -> None:
+def _put(y: np.ndarray, at: int, value, mix, mix_at: int) -> None:
+    """y[at : at + 8] = value, XORed with mix[mix_at : mix_at + 8] unless mix is None."""
+    always_inline()
+    prefer_wide_vectors()
+    if mix is None:  # pruned at compile time
+        store(y, at, value)
+    else:
+        store(y, at, xor(value, load(mix, mix_at)))
+
+
+@inline
+def _byte_stages(x: np.ndarray, x0: int, y: np.ndarray, y0: int, base: int, lane: int,
+                 mix, mix0: int) -> None:
     """Distances 32, 16, 8 on rows base, base + 8, ..., base + 56 of x (from word x0), into y (y0).
 
     Rows are ``LANES`` words apart in both arrays; eight lanes from ``lane``.
+    Each word stored is XORed with the word of ``mix`` at the same offset from
+    ``mix0`` (None: not).
     """
     always_inline()
     prefer_wide_vectors()
@@ -86,15 +114,15 @@ def _byte_stages(x: np.ndarray, x0: int, y: np.ndarray, y0: int, base: int, lane
     r2, r3 = _swap_bytes(r2, r3, 8)
     r4, r5 = _swap_bytes(r4, r5, 8)
     r6, r7 = _swap_bytes(r6, r7, 8)
-    o = y0 + base * LANES + lane
-    store(y, o, r0)
-    store(y, o + step, r1)
-    store(y, o + 2 * step, r2)
-    store(y, o + 3 * step, r3)
-    store(y, o + 4 * step, r4)
-    store(y, o + 5 * step, r5)
-    store(y, o + 6 * step, r6)
-    store(y, o + 7 * step, r7)
+    o, m = y0 + base * LANES + lane, mix0 + base * LANES + lane
+    _put(y, o, r0, mix, m)
+    _put(y, o + step, r1, mix, m + step)
+    _put(y, o + 2 * step, r2, mix, m + 2 * step)
+    _put(y, o + 3 * step, r3, mix, m + 3 * step)
+    _put(y, o + 4 * step, r4, mix, m + 4 * step)
+    _put(y, o + 5 * step, r5, mix, m + 5 * step)
+    _put(y, o + 6 * step, r6, mix, m + 6 * step)
+    _put(y, o + 7 * step, r7, mix, m + 7 * step)
 
 
 @inline
@@ -144,7 +172,7 @@ def words_to_work(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.n
     prefer_wide_vectors()
     for b in range(8):
         for lane in range(0, LANES, LANES_PER_ZMM):
-            _byte_stages(src, start, buf, 0, b, lane)
+            _byte_stages(src, start, buf, 0, b, lane, None, 0)
     for c in range(8):
         for lane in range(0, LANES, LANES_PER_ZMM):
             _bit_stages(buf, plain_rows, work, work_rows, 8 * c, lane)
@@ -152,8 +180,12 @@ def words_to_work(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.n
 
 @inline
 def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
-                  plain_rows: np.ndarray, dst: np.ndarray, start: int) -> None:
-    """dst[start : start + BLOCKS] = words of FP(work): ``words_to_work`` backwards."""
+                  plain_rows: np.ndarray, dst: np.ndarray, start: int, mix, mix0: int) -> None:
+    """dst[start : start + BLOCKS] = words of FP(work) (``words_to_work`` backwards).
+
+    With ``mix`` not None, each word is XORed with ``mix[mix0 + i]`` on the
+    way (CTR's plaintext, CBC's previous ciphertext).
+    """
     always_inline()
     prefer_wide_vectors()
     for c in range(8):
@@ -161,4 +193,4 @@ def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
             _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane)
     for b in range(8):
         for lane in range(0, LANES, LANES_PER_ZMM):
-            _byte_stages(buf, 0, dst, start, b, lane)
+            _byte_stages(buf, 0, dst, start, b, lane, mix, mix0)
