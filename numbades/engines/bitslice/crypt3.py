@@ -45,7 +45,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "56be3d6961b7119332e3ce939d25d8c7ab8f7e36e53f36323f23de287a1cfbf9"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "354c76f57f451898ad2fb569b7a949e074d26e3a7f2cd56d664ea9ed0774344b"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

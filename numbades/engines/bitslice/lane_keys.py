@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "04f7557f0980d75ca138d9b316cd31f02315e056289af60f56e3453d9574efe9"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "df314bd38b6912590ebc52f23dae2b5344fca52bf1a6f0bb870c8684744a8a3a"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -55,7 +55,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .zmm_passes import PLAIN_ROWS, WORK_ROW, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "583c2f4b7946dca388291e0328af06f25a3ebabc0a39f3f1a6eb2f532e4e2ffe"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "8ef3e2a473f2fd6a827db32e4b02c2ca4ed27721d5d29219d1ba0a38999fafeb"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

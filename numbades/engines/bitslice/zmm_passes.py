@@ -170,11 +170,12 @@ def words_to_work(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.n
     """
     always_inline()
     prefer_wide_vectors()
+    lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
     for b in range(8):
-        for lane in range(0, LANES, LANES_PER_ZMM):
+        for lane in range(0, lanes, LANES_PER_ZMM):
             _byte_stages(src, start, buf, 0, b, lane, None, 0)
     for c in range(8):
-        for lane in range(0, LANES, LANES_PER_ZMM):
+        for lane in range(0, lanes, LANES_PER_ZMM):
             _bit_stages(buf, plain_rows, work, work_rows, 8 * c, lane)
 
 
@@ -188,9 +189,10 @@ def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
     """
     always_inline()
     prefer_wide_vectors()
+    lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
     for c in range(8):
-        for lane in range(0, LANES, LANES_PER_ZMM):
+        for lane in range(0, lanes, LANES_PER_ZMM):
             _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane)
     for b in range(8):
-        for lane in range(0, LANES, LANES_PER_ZMM):
+        for lane in range(0, lanes, LANES_PER_ZMM):
             _byte_stages(buf, 0, dst, start, b, lane, mix, mix0)
