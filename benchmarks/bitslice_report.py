@@ -9,8 +9,11 @@ Prints, each figure from this one run:
   appears;
 * **compile time**: a fresh process with an empty Numba cache, then one with
   the cache it filled (import, then one 4 KiB bitslice encryption);
-* **where a pass goes**: the two transpositions, the rounds (with IP/FP
-  renaming), and the rest (loads, stores, padding) as shares of an ECB pass;
+* **where a pass goes**: the rounds alone against a whole ECB pass (the rest
+  is transposes, IP/FP renaming, loads and stores); with the explicit
+  512-bit round code (AVX-512), its vector logic operations per block, the
+  two-vector-port limit they imply, and the share of it the rounds reach at
+  this core's clock (estimated from a chain of dependent multiplications);
 * **two-core scaling**: the engine on 2 threads (its pool of threads over
   the cached serial kernel) against 1, calls interleaved, median of the
   per-pair ratios;
@@ -19,7 +22,8 @@ Prints, each figure from this one run:
   vectors (``numbades.engines.bitslice.vector_width``) where it would otherwise prefer 256;
   this builds the ECB kernel both ways in fresh processes with empty caches
   and times them, the two processes alternating, median of the per-pair
-  ratios.
+  ratios (the explicit 512-bit round code and passes are 512-bit either
+  way: the preference now decides only the lane-loop code around them).
 
 Timings are medians of ``--repeats`` calls on ``--size`` bytes.  The machine
 should be otherwise idle for the scaling figure: a busy second core shows up
@@ -126,51 +130,63 @@ def compile_times() -> list[str]:
 
 
 @numba.njit(nogil=True)
-def _transposes(src, passes):
-    """What an ECB pass does without its rounds: load, 2 transposes, store.
-
-    Built like the kernels (same width preference, cache-line-aligned scratch).
-    """
-    _vector_width.prefer_wide_vectors()
-    buf = _bitslice_transpose.new_planes()
-    for p in range(passes):
-        start = p * _bitslice_transpose.BLOCKS
-        _bitslice_transpose.load_words(src, start, _bitslice_transpose.BLOCKS, buf)
-        _bitslice_transpose.transpose64(buf)
-        _bitslice_transpose.transpose64(buf)
-        _bitslice_transpose.store_words(buf, src, start, _bitslice_transpose.BLOCKS)
+def _rounds_only(work, kplanes, passes):
+    """The rounds of ``passes`` ECB passes on one work array, without their transposes."""
+    for _ in range(passes):
+        _bitslice.crypt_work(work, kplanes, NOTHING_AHEAD)
 
 
 @numba.njit(nogil=True)
-def _load_store(src, passes):
-    """An ECB pass's memory traffic alone: load and store."""
-    _vector_width.prefer_wide_vectors()
-    buf = _bitslice_transpose.new_planes()
-    for p in range(passes):
-        start = p * _bitslice_transpose.BLOCKS
-        _bitslice_transpose.load_words(src, start, _bitslice_transpose.BLOCKS, buf)
-        _bitslice_transpose.store_words(buf, src, start, _bitslice_transpose.BLOCKS)
+def _imul_chain(n, x):
+    """n dependent 64-bit multiplications: 3 cycles each on current x86-64 cores."""
+    for _ in range(n):
+        x = x * x
+    return x
+
+
+def clock_ghz(repeats: int = 5) -> float:
+    """This core's clock, from a chain of dependent multiplications (latency 3 cycles)."""
+    n = 100_000_000
+    _imul_chain(10, np.uint64(3))
+    best = min(seconds(lambda: _imul_chain(n, np.uint64(3))) for _ in range(repeats))
+    return 3 * n / best / 1e9
 
 
 def pass_breakdown(nbytes: int, repeats: int) -> list[str]:
-    """Shares of one ECB pass: transpositions, rounds, loads/stores."""
+    """Shares of one ECB pass: the rounds, and everything else (transposes, loads, stores)."""
     passes = max(1, nbytes // (8 * _bitslice_transpose.BLOCKS))
     src = np.zeros(passes * _bitslice_transpose.BLOCKS, np.uint64)
+    work = _bitslice_transpose.new_work()
     kp = _bitslice.key_planes(_keyschedule.round_keys48(KEY))
     calls = {
         "ecb": lambda: _bitslice.ecb(src, src, kp, True),
-        "transposes": lambda: _transposes(src, passes),
-        "load_store": lambda: _load_store(src, passes),
+        "rounds": lambda: _rounds_only(work, kp, passes),
     }
     times = interleaved(calls, repeats)
-    whole, tr, io = times["ecb"], times["transposes"], times["load_store"]
-    return [
+    whole, rounds = times["ecb"], times["rounds"]
+    blocks = passes * _bitslice_transpose.BLOCKS
+    lines = [
         f"per pass of {_bitslice_transpose.BLOCKS} blocks: whole {whole / passes * 1e6:.1f} us",
         (
-            f"two transpositions {(tr - io) / whole:.0%}, rounds incl. IP/FP renaming "
-            f"{(whole - tr) / whole:.0%}, loads/stores {io / whole:.0%}"
+            f"rounds {rounds / whole:.0%}, the rest (transposes, IP/FP renaming, loads and "
+            f"stores) {(whole - rounds) / whole:.0%}"
         ),
     ]
+    if _circuit_choice.EXPLICIT_ZMM:
+        # zmm_rounds: each box's loop runs once per 512 blocks, so the static logic
+        # instructions of the two-round body, times 8 bodies, are the work of 512 blocks
+        _, ops = simd_counts()
+        logic = sum(ops.get(op, 0) for op in ("vpternlogq", "vpxorq", "vpandq", "vporq", "vpandnq"))
+        per_block = logic * 8 / 512
+        ghz = clock_ghz()
+        cycles = rounds / blocks * ghz * 1e9
+        lines.append(
+            f"round code: {logic} vector logic ops per two rounds of 512 blocks = "
+            f"{per_block:.2f} per block; two vector ports: >= {per_block / 2:.2f} cycles per "
+            f"block; measured {cycles:.2f} at {ghz:.2f} GHz (clock from a multiply chain): "
+            f"{per_block / 2 / cycles:.0%} of the two-port limit"
+        )
+    return lines
 
 
 # ---------------------------------------------------------------- scaling
