@@ -34,8 +34,9 @@ circuit):
   bitsliced by complementing it), as an existing node or one LUT of nodes
   outside its fan-out and its fan-out-free cone, keeping the result when the
   circuit shrinks (this also merges a LUT into its consumer whenever the
-  merged function has at most three inputs); *rip-up and reroute*
-  (:func:`reroute`) rebuilds one output over the other outputs' nodes with
+  merged function has at most three inputs); the final pass also tries two
+  new LUTs ``F(x, y, G)`` with ``x``, ``y`` any existing nodes ("wide");
+  *rip-up and reroute* (:func:`reroute`) rebuilds one output over the other outputs' nodes with
   every selector prefix and keeps the smallest circuit.
 
 Everything is deterministic for a given ``--seed``.  The winners of the
@@ -44,9 +45,10 @@ those (a few seconds) and rewrites the committed module exactly.
 
 Run: ``python -m tools.gen_sbox_luts`` replays the recorded winners (about a
 minute, one process) and writes the module.  Searches only print what to
-record: ``--restarts N [--first M] [--prefixes ...]`` runs attempts M..N-1 per
-box; ``--reroute [--reroute-every K] [--reroute-leaf2 D]`` runs rip-up and
-reroute on the recorded winners.  The searches behind the recorded winners
+record: ``--restarts N [--first M] [--prefixes ...] [--wide]`` runs attempts
+M..N-1 per box (``--wide`` ranks them after the final wide resubstitution);
+``--reroute [--reroute-every K] [--reroute-leaf2 D]`` runs rip-up and reroute
+on the recorded winners.  The searches behind the recorded winners
 (one process each) are listed at :data:`BEST_ATTEMPTS`.
 """
 
@@ -213,10 +215,11 @@ def leaf_search(st: State, t: int, mask: int, new: bool = True) -> Signal | None
     return sig
 
 
-def leaf_search2(st: State, t: int, mask: int) -> Signal | None:
+def leaf_search2(st: State, t: int, mask: int, wide: bool = False) -> Signal | None:
     """Build ``t`` on ``mask`` as ``F(x, y, G)`` with ``G`` one new LUT of existing nodes.
 
-    ``x`` is an input and ``y`` any existing node.  On each ``(x, y)`` cell
+    ``x`` is an input and ``y`` any existing node (with ``wide``, ``x`` and
+    ``y`` are any two existing nodes: slower).  On each ``(x, y)`` cell
     where ``t`` is not constant, ``F`` passes ``G`` or its complement, so
     ``G`` must match ``t ^ pattern`` (one polarity per cell) there: one
     :func:`leaf_search`-style check over all triples per pattern.
@@ -230,9 +233,9 @@ def leaf_search2(st: State, t: int, mask: int) -> Signal | None:
         [(a if i & 4 else na) & (b if i & 2 else nb) & (c if i & 1 else nc) for i in range(8)]
     )
     tt = np.uint64(t)
-    for x in range(6):
+    for x in range(n if wide else 6):
         vx = st.vals[x]
-        for y in range(n):
+        for y in range(x + 1 if wide else 0, n):
             if y == x:
                 continue
             vy = st.vals[y]
@@ -495,7 +498,7 @@ def _fanout_info(ops: Sequence[Lut], outs: Sequence[Signal], n: int) -> tuple[se
     return tfo, mffc
 
 
-def resub(circ: Circuit, rounds: int = 10, two: bool = False) -> Circuit:
+def resub(circ: Circuit, rounds: int = 10, two: bool = False, wide: bool = False) -> Circuit:
     """Post-optimisation: re-express single LUTs under observability don't-cares.
 
     For each LUT the care set is where complementing it changes an output.
@@ -503,7 +506,8 @@ def resub(circ: Circuit, rounds: int = 10, two: bool = False) -> Circuit:
     transitive fan-out and its fan-out-free cone (:func:`leaf_search`); the
     circuit is rebuilt with the replacement and kept if it has fewer LUTs.
     Repeated until no gain.  With ``two``, a cone of three or more LUTs may
-    also be replaced by two new LUTs (:func:`leaf_search2`, slower).
+    also be replaced by two new LUTs (:func:`leaf_search2`, slower; with
+    ``wide`` the outer LUT may take any two existing nodes, slower still).
     """
     targets = evaluate(circ)
     for _ in range(rounds):
@@ -526,7 +530,7 @@ def resub(circ: Circuit, rounds: int = 10, two: bool = False) -> Circuit:
                 tmp.index.setdefault(v, k)
             sig = leaf_search(tmp, vals[n], care, new=len(mffc) > 1)
             if sig is None and two and len(mffc) > 2:
-                sig = leaf_search2(tmp, vals[n], care)
+                sig = leaf_search2(tmp, vals[n], care, wide)
             if sig is not None:
                 base = len(allowed)
                 prog = [op for op in tmp.ops[base:] if op is not None]
@@ -835,8 +839,15 @@ def render_module(programs: Sequence[tuple[list[Lut], list[int]]], command: str,
 #: 1,5`` (162 s; S5 31 -> 30), ``--reroute --reroute-every 2`` (162 s; with the
 #: final two-LUT resubstitution 27.250), ``--reroute --reroute-every 6
 #: --reroute-leaf2 2 --boxes 1,5,7,2,3,6,8`` (338 s; S5 -> 29), ``--restarts 120
-#: --first 24 --boxes 1`` (362 s; S1 32 -> 30; average 26.875).
-BEST_ATTEMPTS: dict[int, int] = {0: 45, 1: 101, 2: 19, 3: 222, 4: 6, 5: 341, 6: 17, 7: 221}
+#: --first 24 --boxes 1`` (362 s; S1 32 -> 30; average 26.875).  The final
+#: resubstitution then became wide (S1 30 -> 29, S7 29 -> 28 on the same
+#: attempts); with attempts ranked after it (``--wide``): ``--restarts 480
+#: --first 360 --prefixes 0,...,19,100,...,119 --wide --boxes 1,5,7,2`` (824 s;
+#: S1 -> 27, S7 -> 27), the same with ``--boxes 3,6,8`` (637 s; no gain),
+#: ``--restarts 600 --first 480 --prefixes 20,...,39 --wide --boxes 5,2``
+#: (167 s; S2 28 -> 27), ``--restarts 600 --first 480 --prefixes 40,...,59
+#: --wide --boxes 5,6,3`` (259 s; no gain); average 26.125.
+BEST_ATTEMPTS: dict[int, int] = {0: 367, 1: 505, 2: 19, 3: 222, 4: 6, 5: 341, 6: 468, 7: 221}
 REROUTES: dict[int, tuple[tuple[int, int, int], ...]] = {
     2: ((0, 20, 0), (0, 0, 0)),
     4: ((3, 0, 2),),
@@ -846,7 +857,7 @@ REROUTES: dict[int, tuple[tuple[int, int, int], ...]] = {
 def best_circuit(box: int, seed: int) -> Circuit:
     """The recorded best attempt of ``box`` with its reroute steps applied."""
     circ = attempt(box, seed, BEST_ATTEMPTS[box])
-    return resub(apply_reroutes(box, circ, REROUTES.get(box, ())), two=True)
+    return resub(apply_reroutes(box, circ, REROUTES.get(box, ())), two=True, wide=True)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -866,6 +877,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     ap.add_argument(
         "--reroute-leaf2", type=int, default=0, help="with --reroute: two-LUT leaf search depth"
+    )
+    ap.add_argument(
+        "--wide",
+        action="store_true",
+        help="with --restarts: rank each attempt after the final two-LUT resubstitution "
+        "(wide, as the replay does) instead of the plain one",
     )
     ap.add_argument("--boxes", default="1-8", help="e.g. 1-8 or 1,3 (partial runs only print)")
     ap.add_argument(
@@ -890,6 +907,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             best[box] = (BEST_ATTEMPTS[box], best_circuit(box, 1))
         for r in numbers:
             circ = attempt(box, args.seed, r)
+            if args.wide:
+                circ = resub(circ, two=True, wide=True)
             if box not in best or len(circ[0]) < len(best[box][1][0]):
                 best[box] = (r, circ)
                 print(f"S{box + 1} attempt {r}: {len(circ[0])} LUTs", flush=True)
@@ -902,7 +921,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 box, apply_reroutes(box, circ, old), args.reroute_every, args.reroute_leaf2
             )
             steps = old + steps
-            circ = resub(circ, two=True)
+            circ = resub(circ, two=True, wide=True)
             print(f"S{box + 1} reroute steps {steps}: {len(circ[0])} LUTs", flush=True)
             best[box] = (best[box][0], circ)
         print(f"S{box + 1}: {len(best[box][1][0])} LUTs (attempt {best[box][0]}), "

@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "df314bd38b6912590ebc52f23dae2b5344fca52bf1a6f0bb870c8684744a8a3a"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "9249ed9c6b422d057f961ffef45f8591452a0e2d4347b2f0ad3181cba14d6ff8"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -55,7 +55,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .zmm_passes import PLAIN_ROWS, WORK_ROW, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "8ef3e2a473f2fd6a827db32e4b02c2ca4ed27721d5d29219d1ba0a38999fafeb"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "09dac5a5033f9772918d8f37438d119cf38e91aac9b2756483848a8a67b22a7a"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
