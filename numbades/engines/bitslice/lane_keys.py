@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "9249ed9c6b422d057f961ffef45f8591452a0e2d4347b2f0ad3181cba14d6ff8"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "354916017aa03c6c110517ce87c1999f69e95d95837b0c84257a9bbd2f4bdbc1"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -83,26 +83,24 @@ _MAJORITY = 0xE8  # ternary truth table of maj(a, b, c)
 
 
 @inline
-def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, rows: np.ndarray) -> None:
-    """Row rows[i] of ``out`` (flat) = plane i of (x + c mod 2**64), x in value naming, c a scalar.
+def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
+    """Plane i ^ xor of ``out`` = plane i of (x + c mod 2**64), x in value naming, c a scalar.
 
     A bitsliced ripple-carry adder: plane i of the constant is all-ones or
     zero, so each bit is sum = x ^ k ^ carry, carry = maj(x, k, carry).
-    ``rows`` places the planes: i ^ xor in a plane array hands the kernel
-    byte-swapped-named planes; ``zmm_passes.WORK_ROW`` writes the work array
-    of the rounds directly.
+    Writing plane i to i ^ xor hands the kernel byte-swapped-named planes.
     """
     always_inline()
     prefer_wide_vectors()
     carry = np.zeros(LANES, dtype=np.uint64)
     for i in range(64):
         k = np.uint64(0) - ((c >> np.uint64(i)) & np.uint64(1))  # all-ones iff bit i of c
-        o = rows[i] * LANES
+        o = i ^ xor
         for lane in range(LANES):
             a = x[i, lane]
             cy = carry[lane]
             t = a ^ k
-            out[o + lane] = t ^ cy
+            out[o, lane] = t ^ cy
             carry[lane] = (a & k) | (cy & t)
 
 
@@ -111,7 +109,7 @@ def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> Non
     """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count (``rows`` unused)."""
     always_inline()
     prefer_wide_vectors()
-    _add_const(_INDEX_PLANES, c0 + np.uint64(start), buf.reshape(BLOCKS), PLAIN_ROWS ^ xor)
+    _add_const(_INDEX_PLANES, c0 + np.uint64(start), buf, xor)
     crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start + BLOCKS))
     transpose64(buf)
     flat = buf.reshape(BLOCKS)
@@ -121,7 +119,8 @@ def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> Non
 
 @inline
 def _add_const_zmm(c: np.uint64, out: np.ndarray, rows: np.ndarray) -> None:
-    """``_add_const(_INDEX_PLANES, c, out, rows)`` on explicit 512-bit vectors.
+    """Row rows[i] of the flat ``out`` = plane i of (_INDEX_PLANES + c): ``_add_const``
+    on explicit 512-bit vectors, into the work array (``rows = zmm_passes.WORK_ROW``).
 
     Eight lanes at a time with the carry in a register: a load, two XORs
     and a majority (one ``vpternlogq``) per plane.
@@ -184,13 +183,21 @@ def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
     transpose64(buf)
     crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start + BLOCKS))
     transpose64(buf)
-    flat = buf.reshape(BLOCKS)
     last = src[start + count - 1]
+    _xor_previous_and_store(buf, src, dst, start, count, prev)
+    return last
+
+
+@inline
+def _xor_previous_and_store(buf, src, dst, start, count, prev) -> None:
+    """dst[start + b] = decrypted word b ^ the ciphertext word before it (``prev`` for b = 0)."""
+    always_inline()
+    prefer_wide_vectors()
+    flat = buf.reshape(BLOCKS)
     flat[0] ^= prev
     for b in range(1, count):
         flat[b] ^= src[start + b - 1]
     store_words(buf, dst, start, count)
-    return last
 
 
 @inline
@@ -213,10 +220,7 @@ def _cbcd_chunk_zmm(src, dst, start, count, prev, kplanes, xor, rows, buf, work)
         work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start - 1)
         return last
     work_to_words(work, rows, flat, PLAIN_ROWS, flat, 0, None, 0)
-    flat[0] ^= prev
-    for b in range(1, count):
-        flat[b] ^= src[start + b - 1]
-    store_words(buf, dst, start, count)
+    _xor_previous_and_store(buf, src, dst, start, count, prev)
     return last
 
 
@@ -341,7 +345,7 @@ def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
         crypt(s, work, kplanes, xor, nothing_ahead())
         _xor_into(x, s)
     else:  # CTR: out = in ^ E(iv + j)
-        _add_const(iv_planes, np.uint64(j), t.reshape(BLOCKS), PLAIN_ROWS ^ xor)
+        _add_const(iv_planes, np.uint64(j), t, xor)
         crypt(t, work, kplanes, xor, nothing_ahead())
         _xor_into(x, t)
 
