@@ -46,6 +46,7 @@ import statistics
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 
 if __name__ == "__main__":
     # Two Numba threads for the scaling figure; must be set before numba loads.
@@ -226,25 +227,35 @@ def scaling(nbytes: int, repeats: int) -> list[str]:
 
 
 def mode_ratios(nbytes: int, repeats: int) -> list[str]:
-    """Bitslice-backed modes against ECB, one thread, as users call them."""
+    """Bitslice modes against DES-ECB per round, one thread, as users call them.
+
+    The variant is named (not ``auto``), so nothing is timed on a table engine
+    while the bitslice kernels still compile in the background.  A ratio is
+    DES-ECB's time per round over the mode's (3DES does three times the
+    rounds per block), so 1.00 means "as cheap per round as ECB".
+    """
     numba.set_num_threads(1)
     x = np.zeros(nbytes, np.uint8)
     iv = bytes(8)
-    lines = []
-    for name, c in (("DES", numbades.DES(KEY)), ("3DES", numbades.TripleDES(KEY24))):
-        times = interleaved(
-            {
-                "ecb": lambda c=c: c.encrypt(x, out=x),
-                "ctr": lambda c=c: c.encrypt(x, "ctr", iv=iv, out=x),
-                "cbc-decrypt": lambda c=c: c.decrypt(x, "cbc", iv=iv, out=x),
-                "cfb-decrypt": lambda c=c: c.decrypt(x, "cfb", iv=iv, out=x),
-            },
-            repeats,
-        )
-        ecb = times.pop("ecb")
+    des = numbades.DES(KEY, "bitslice")
+    tdes = numbades.TripleDES(KEY24, "bitslice")
+    calls: dict[str, Callable[[], object]] = {}
+    for name, c in (("DES", des), ("3DES", tdes)):
+        calls[f"{name} ecb"] = lambda c=c: c.encrypt(x, out=x)
+        calls[f"{name} ctr"] = lambda c=c: c.encrypt(x, "ctr", iv=iv, out=x)
+        calls[f"{name} cbc-decrypt"] = lambda c=c: c.decrypt(x, "cbc", iv=iv, out=x)
+        calls[f"{name} cfb-decrypt"] = lambda c=c: c.decrypt(x, "cfb", iv=iv, out=x)
+    times = interleaved(calls, repeats)
+    ecb = times["DES ecb"]
+    lines = [f"DES-ECB {nbytes / ecb / 1e6:,.0f} MB/s; per round against it:"]
+    for name, rounds in (("DES", 1), ("3DES", 3)):
         lines.append(
-            f"{name}: ECB {nbytes / ecb / 1e6:,.0f} MB/s; "
-            + ", ".join(f"{k} {ecb / t:.2f}x" for k, t in times.items())
+            f"{name}: "
+            + ", ".join(
+                f"{k.split()[1]} {ecb * rounds / t:.2f}x"
+                for k, t in times.items()
+                if k.startswith(name + " ") and k != "DES ecb"
+            )
         )
     return lines
 

@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "354916017aa03c6c110517ce87c1999f69e95d95837b0c84257a9bbd2f4bdbc1"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "61cfca253f6e92baa4cd3527dc9f60087621d8f6fd3bb288ae392eb9f03ac654"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -55,7 +55,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .zmm_passes import PLAIN_ROWS, WORK_ROW, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "09dac5a5033f9772918d8f37438d119cf38e91aac9b2756483848a8a67b22a7a"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "ef445f474db77c965acef1c3722decf4da3d9de8c829b2388b2b353354473d11"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -201,32 +201,41 @@ def _xor_previous_and_store(buf, src, dst, start, count, prev) -> None:
 
 
 @inline
-def _cbcd_chunk_zmm(src, dst, start, count, prev, kplanes, xor, rows, buf, work) -> np.uint64:
+def _cbcd_chunk_zmm(src, dst, start, count, prev, kplanes, xor, rows, buf, work,
+                    before) -> np.uint64:
     """``_cbcd_chunk`` with a full pass's transposes fused on explicit 512-bit vectors.
 
-    ``rows``: ``zmm_passes.work_rows(xor)``.  A short last pass takes the lane loops.
+    ``rows``: ``zmm_passes.work_rows(xor)``; ``before``: cache-line-aligned
+    scratch of ``BLOCKS + 8`` words.  A short last pass takes the lane loops.
     """
     always_inline()
     prefer_wide_vectors()
     if count < BLOCKS:
         return _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work)
     flat = buf.reshape(BLOCKS)
-    words_to_work(src, start, flat, PLAIN_ROWS, rows, work)
-    crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
-    last = src[start + count - 1]
     if start > 0 and dst.ctypes.data != src.ctypes.data:
         # P = D(C) ^ C_prev straight into dst: C_prev is src one word back, intact
         # (the modes hand over dst either disjoint from src or equal to it)
+        words_to_work(src, start, flat, PLAIN_ROWS, rows, work, None, 0)
+        crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
         work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start - 1)
-        return last
-    work_to_words(work, rows, flat, PLAIN_ROWS, flat, 0, None, 0)
-    _xor_previous_and_store(buf, src, dst, start, count, prev)
+        return src[start + count - 1]
+    # In place (or the first pass): writing P_i would destroy C_i before P_i+1
+    # is XORed with it, so the transpose keeps a copy of the pass's ciphertext
+    # (4 KiB, in cache) one word behind ``prev``, and the output mixes from it.
+    # The copy starts on a cache line (word 8), ``prev`` just before it.
+    before[7] = prev
+    words_to_work(src, start, flat, PLAIN_ROWS, rows, work, before, 8)
+    crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
+    last = src[start + count - 1]
+    work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, before, 7)
     return last
 
 
 @inline
-def _cbcd_chunk_lanes(src, dst, start, count, prev, kplanes, xor, rows, buf, work) -> np.uint64:
-    """``_cbcd_chunk`` under the signature of ``_cbcd_chunk_zmm`` (``rows`` unused)."""
+def _cbcd_chunk_lanes(src, dst, start, count, prev, kplanes, xor, rows, buf, work,
+                      before) -> np.uint64:
+    """``_cbcd_chunk`` under the signature of ``_cbcd_chunk_zmm`` (``rows``, ``before`` unused)."""
     always_inline()
     prefer_wide_vectors()
     return _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work)
@@ -243,10 +252,11 @@ def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
     buf = new_planes()
     work = new_work()
     rows = work_rows(xor)
+    before = aligned_words(BLOCKS + 8)
     prev = iv
     for start in range(0, n, BLOCKS):
         prev = _cbcd_pass(src, dst, start, min(BLOCKS, n - start), prev, kplanes, xor, rows,
-                          buf, work)
+                          buf, work, before)
 
 
 @inline

@@ -54,7 +54,7 @@ from .wiring import P_ROW as _P_ROW
 from .wiring import SALT_PLANE as _SALT_PLANE
 from .zmm_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "86c81a3dec3b167a35aebbc9da5be76ad5e83fac1b598f18875bb6de6e3b633c"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "8d9dad51a607903946a2c20e8730f275ddc176e26a1b0594129d961f494a135e"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.
@@ -313,7 +313,7 @@ def _zmm_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
     """
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
-    words_to_work(src, start, flat, PLAIN_ROWS, rows, work)
+    words_to_work(src, start, flat, PLAIN_ROWS, rows, work, None, 0)
     crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
     work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, None, 0)
 
