@@ -77,7 +77,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tools import stamp_kernel_sources
+from tools import sbox_rewrite, stamp_kernel_sources
 from tools.sbox_polarity import count_nots, fix_polarity
 
 fips = stamp_kernel_sources.load_standalone("des.fips")
@@ -357,6 +357,10 @@ class Params:
     #: and their leaves (functions of the same few inputs on the same care
     #: sets) share many more gates.  None: any selector, searched.
     order: tuple[int, ...] | None = None
+    #: Also offer, as an alternative to splitting, the table circuit
+    #: (:mod:`tools.sbox_rewrite`) of the target as a function of any four
+    #: inputs on its care set (don't-cares completed at least cost).
+    lib_leaf: bool = False
 
 
 def synth(
@@ -399,7 +403,90 @@ def synth(
         if best is None or res[0].gates < best[0].gates:
             best = res
     assert best is not None
+    if params.lib_leaf:
+        alt = lib_leaf(st, t, mask)
+        if alt is not None and alt[0].gates + LIB_LEAF_MARGIN <= best[0].gates:
+            best = alt
     return best
+
+
+#: Input subspaces: ``_SUBSPACE[q][p]`` is the set of inputs x whose values on
+#: the four inputs ``_QUADS[q]`` form pattern ``p`` (bit i = input i of the quad).
+_QUADS: tuple[tuple[int, ...], ...] = tuple(itertools.combinations(range(6), 4))
+_SUBSPACE: tuple[tuple[int, ...], ...] = tuple(
+    tuple(
+        sum(
+            1 << x
+            for x in range(64)
+            if all(((x >> (5 - quad[i])) & 1) == ((p >> i) & 1) for i in range(4))
+        )
+        for p in range(16)
+    )
+    for quad in _QUADS
+)
+
+#: :func:`lib_leaf` replaces a split only if it saves at least this many gates.
+LIB_LEAF_MARGIN = 3
+#: How many near-cheapest (quad, completion) pairs :func:`lib_leaf` builds.
+LIB_LEAF_TRIES = 6
+
+
+def lib_leaf(st: State, t: int, mask: int) -> tuple[State, Signal] | None:
+    """Build ``t`` on ``mask`` as a table circuit over four inputs, if it is a
+    function of some four inputs there; the cheapest built (gates already in
+    ``st`` are free) of a few near-optimal completions wins."""
+    lib = sbox_rewrite.library()
+    table = sbox_rewrite.min_cost_table()
+    cands = []
+    for q, sub in enumerate(_SUBSPACE):
+        on = off = 0
+        for p in range(16):
+            if sub[p] & mask & t:
+                on |= 1 << p
+            if sub[p] & mask & ~t:
+                off |= 1 << p
+        if on & off:
+            continue
+        c = int(table[sbox_rewrite.ternary_index(np.int64(on), np.int64(off))])
+        cands.append((c, q, on, off))
+    if not cands:
+        return None
+    cands.sort()
+    best: tuple[State, Signal] | None = None
+    tries = 0
+    for c, q, on, off in cands:
+        if c > cands[0][0] + 1 or tries >= LIB_LEAF_TRIES:
+            break
+        for tt in sbox_rewrite.completions(on, off, lib, c, 2):
+            tries += 1
+            st1 = st.copy()
+            sig = _build_program(st1, [(x, False) for x in _QUADS[q]], *lib.program(tt))
+            sig = _fix(st1, sig, t, mask)
+            if best is None or st1.gates < best[0].gates:
+                best = (st1, sig)
+    return best
+
+
+def _build_program(
+    st: State,
+    leaves: Sequence[Signal],
+    prog: Sequence[tuple[str, int, int]],
+    res: tuple[int, bool],
+) -> Signal:
+    """Add a :meth:`tools.sbox_rewrite.Library.program` over ``leaves`` to ``st``."""
+    sigs = list(leaves)
+    for op, a, b in prog:
+        x, y = sigs[a], sigs[b]
+        if op == "and":
+            sigs.append(st.g_and(x, y))
+        elif op == "andnot":
+            sigs.append(st.g_and(x, (y[0], not y[1])))
+        elif op == "or":
+            sigs.append(st.g_or(x, y))
+        else:
+            sigs.append(st.g_xor(x, y))
+    sig = sigs[res[0]]
+    return (sig[0], sig[1] ^ res[1])
 
 
 def _try_option(
@@ -482,7 +569,7 @@ def synth_box_once(
     if params.order == ():
         sel = list(range(6))
         rng.shuffle(sel)
-        params = Params(params.widths, params.leaf_level, tuple(sel))
+        params = Params(params.widths, params.leaf_level, tuple(sel), params.lib_leaf)
     order = list(range(4))
     rng.shuffle(order)
     st = State()
@@ -524,10 +611,15 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: Found (one core) with ``--boxes B --reroute-search --jobs 1`` per box on the
 #: recorded winners: 942 s for all eight, 52.25 -> 51.0; then ``--boxes B
 #: --reroute-search --reroute-variants 1,2 --jobs 1`` per box (1371 s for all
-#: eight): S5 56, 50.875.
+#: eight): S5 56, 50.875.  Then (one core, all eight boxes): ``--reroute-search
+#: --reroute-variants 3,4 --jobs 1`` (1444 s) and ``--reroute-variants 1000``
+#: (:func:`lib_leaf` in the rebuilt output, 420 s) gave nothing; ripping up
+#: pairs of outputs, ``--reroute-search --reroute-outputs 4-15 --prefixes
+#: 14,16,17,18,19,48,93,100,101,102,103 --jobs 1`` (364 s): S4 38, 50.625.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36),),
     1: ((2, 17),),
+    3: ((4, 102),),
     4: ((0, 41), (0, 124)),
     6: ((2, 6),),
     7: ((3, 104),),
@@ -624,6 +716,38 @@ def fixed_size(circ: Circuit) -> int:
 _FIXED_CACHE: dict[tuple[tuple[tuple[str, int, int], ...], tuple[int, ...]], int] = {}
 
 
+def node_context(
+    ops: Sequence[tuple[str, int, int]], outs: Sequence[int], n: int
+) -> tuple[list[int], int, set[int], set[int]]:
+    """(values, care set, transitive fan-out, MFFC) of node ``n``.
+
+    The care set is where complementing ``n`` changes some output (its
+    observability don't-cares are the rest).  The MFFC (maximum fan-out-free
+    cone) holds the gates that die with ``n``: a replacement avoiding them
+    with g gates saves ``len(mffc) - g``.
+    """
+    vals = _eval_all(ops)
+    flipped = _eval_all(ops, n)
+    care = 0
+    for o in outs:
+        care |= vals[o] ^ flipped[o]
+    tfo = {n}
+    for i in range(n + 1, len(ops)):
+        _, a, b = ops[i]
+        if a in tfo or b in tfo:
+            tfo.add(i)
+    fanouts: dict[int, set[int]] = {}
+    for i, (_, a, b) in enumerate(ops[6:], 6):
+        fanouts.setdefault(a, set()).add(i)
+        if b >= 0:
+            fanouts.setdefault(b, set()).add(i)
+    mffc = {n}
+    for i in range(n - 1, 5, -1):
+        if i not in outs and i in fanouts and fanouts[i] <= mffc:
+            mffc.add(i)
+    return vals, care, tfo, mffc
+
+
 def resub(circ: Circuit, rounds: int = 20, plateau: int = 0, desc: bool = False) -> Circuit:
     """Post-optimisation: re-express single gates under observability don't-cares.
 
@@ -647,27 +771,7 @@ def resub(circ: Circuit, rounds: int = 20, plateau: int = 0, desc: bool = False)
         improved = False
         n = len(ops) - 1 if desc else 6
         while 6 <= n < len(ops):
-            vals = _eval_all(ops)
-            flipped = _eval_all(ops, n)
-            care = 0
-            for o in outs:
-                care |= vals[o] ^ flipped[o]
-            tfo = {n}
-            for i in range(n + 1, len(ops)):
-                _, a, b = ops[i]
-                if a in tfo or b in tfo:
-                    tfo.add(i)
-            # The gates that die with n (its maximum fan-out-free cone): a
-            # replacement avoiding them with g gates saves len(mffc) - g.
-            fanouts: dict[int, set[int]] = {}
-            for i, (_, a, b) in enumerate(ops[6:], 6):
-                fanouts.setdefault(a, set()).add(i)
-                if b >= 0:
-                    fanouts.setdefault(b, set()).add(i)
-            mffc = {n}
-            for i in range(n - 1, 5, -1):
-                if i not in outs and i in fanouts and fanouts[i] <= mffc:
-                    mffc.add(i)
+            vals, care, tfo, mffc = node_context(ops, outs, n)
             level = min(3, len(mffc) - 1 + RESUB_SLACK)
             allowed = [i for i in range(len(ops)) if i not in tfo and i not in mffc]
             st = State.__new__(State)
@@ -744,6 +848,20 @@ def apply_reroutes(box: int, circ: Circuit, steps: Sequence[tuple[int, int]]) ->
     return circ
 
 
+#: Rip-up "outputs" 4..15 of :func:`reroute`: ordered pairs of outputs,
+#: rebuilt together (the first, then the second) with one selector order.
+OUTPUT_PAIRS: tuple[tuple[int, int], ...] = tuple(itertools.permutations(range(4), 2))
+
+#: Reroute rng variants from this number on also offer :func:`lib_leaf`
+#: (``Params.lib_leaf``) in the rebuilt outputs.
+LIB_VARIANT = 1000
+
+
+def ripped(k: int) -> tuple[int, ...]:
+    """The outputs a :func:`reroute` step ``k`` rebuilds (0..3 one, 4..15 a pair)."""
+    return (k,) if k < 4 else OUTPUT_PAIRS[k - 4]
+
+
 def reroute(
     box: int, circ: Circuit, k: int, order: tuple[int, ...] | None, variant: int = 0
 ) -> Circuit:
@@ -752,17 +870,28 @@ def reroute(
     ``order`` is the selector order for the rebuilt output (None: free
     search), ``variant`` picks the rng of the option shuffle; the result is
     post-optimised by :func:`resub` and :func:`tools.sbox_polarity.fix_polarity`.
+    ``k`` >= 4 rips up a pair of outputs (:data:`OUTPUT_PAIRS`), and variants
+    from :data:`LIB_VARIANT` on use :func:`lib_leaf` too.
     """
     targets = box_targets(box)
-    others = [j for j in range(4) if j != k]
+    ks = ripped(k)
+    others = [j for j in range(4) if j not in ks]
     st = state_of(circ, others)
-    params = Params((6, 2, 1), order=order) if order is not None else Params((12, 2, 1))
-    st, sig = synth(st, targets[k], FULL, tuple(range(6)), 0, params, _reroute_rng(box, k, variant))
-    st = st.copy()
+    lib = variant >= LIB_VARIANT
+    if order is not None:
+        params = Params((6, 2, 1), order=order, lib_leaf=lib)
+    else:
+        params = Params((12, 2, 1), lib_leaf=lib)
+    rng = _reroute_rng(box, k, variant)
+    sigs = {}
+    for kk in ks:
+        st, sigs[kk] = synth(st, targets[kk], FULL, tuple(range(6)), 0, params, rng)
+        st = st.copy()
     outs = [0] * 4
     for j in others:
         outs[j] = st.index[targets[j]]
-    outs[k] = st.output(sig)
+    for kk in ks:
+        outs[kk] = st.output(sigs[kk])
     new = fix_polarity(resub(prune(st, outs)))
     assert evaluate(*new) == targets
     return new
@@ -774,32 +903,62 @@ def _reroute_rng(box: int, k: int, variant: int) -> random.Random:
 
 
 def search_reroutes(
-    box: int, circ: Circuit, orders: Sequence[int]
+    box: int,
+    circ: Circuit,
+    orders: Sequence[int],
+    outputs: Sequence[int] = range(4),
+    plateau: int = 0,
 ) -> tuple[Circuit, tuple[tuple[int, int], ...]]:
     """Greedy rip-up and reroute: for each output in turn, the order that shrinks most.
 
     Passes over the four outputs repeat until one brings no gain; returns the
-    circuit and the steps taken (the form :data:`REROUTES` records).
+    circuit and the steps taken (the form :data:`REROUTES` records).  With
+    ``plateau`` > 0, up to that many steps may keep the size but move to a
+    circuit not met before (the first such order, when none shrinks); the
+    steps up to the smallest circuit met are returned.
     """
     steps: list[tuple[int, int]] = []
+    best, best_steps = circ, ()
+    seen = {_signature(circ)}
     improved = True
     while improved:
         improved = False
-        for k in range(4):
-            best, best_oi = circ, None
+        for k in outputs:
+            cand: Circuit | None = None
+            cand_oi = side_oi = -2
+            side: Circuit | None = None
             for oi in orders:
                 new = reroute(box, circ, k, reroute_order(oi), reroute_variant(oi))
-                if len(new[0]) < len(best[0]):
-                    best, best_oi = new, oi
-            if best_oi is not None:
-                circ = best
-                steps.append((k, best_oi))
+                if len(new[0]) < len(circ[0]) and (cand is None or len(new[0]) < len(cand[0])):
+                    cand, cand_oi = new, oi
+                elif (
+                    plateau > 0
+                    and side is None
+                    and len(new[0]) == len(circ[0])
+                    and _signature(new) not in seen
+                ):
+                    side, side_oi = new, oi
+            if cand is None and side is not None:
+                cand, cand_oi = side, side_oi
+                plateau -= 1
+            if cand is not None:
+                circ = cand
+                seen.add(_signature(circ))
+                steps.append((k, cand_oi))
                 improved = True
-    return circ, tuple(steps)
+                if len(circ[0]) < len(best[0]):
+                    best, best_steps = circ, tuple(steps)
+                print(f"S{box + 1} step {(k, cand_oi)}: {len(circ[0]) - 6} gates", flush=True)
+    return best, best_steps
+
+
+def _signature(circ: Circuit) -> frozenset[int]:
+    """The set of functions a circuit computes (up to complement)."""
+    return frozenset(min(v, v ^ FULL) for v in _eval_all(circ[0]))
 
 
 def _search_reroutes_star(
-    args: tuple[int, Circuit, Sequence[int]],
+    args: tuple[int, Circuit, Sequence[int], Sequence[int], int],
 ) -> tuple[int, Circuit, tuple[tuple[int, int], ...]]:
     box = args[0]
     return (box, *search_reroutes(*args))
@@ -813,6 +972,7 @@ PARAMS: dict[str, Params] = {
     "shared": Params(widths=(6, 2, 1), order=()),
     "free": Params(widths=(12, 2, 1)),
     "perm": Params(widths=(6, 2, 1), order=()),
+    "lperm": Params(widths=(6, 2, 1), order=(), lib_leaf=True),
 }
 
 #: Mode "perm" enumerates the first three selectors of the shared order
@@ -839,12 +999,12 @@ BEST_ATTEMPTS: dict[int, tuple[str, int]] = {
 def attempt(box: int, seed: int, r: tuple[str, int]) -> tuple[int, tuple[str, int], Circuit]:
     """Attempt ``r`` = (mode, number) for ``box``: (box, r, circuit), self-checked."""
     params = PARAMS[r[0]]
-    if r[0] == "perm":
+    if r[0] in ("perm", "lperm"):
         rng = random.Random(f"{seed}:{box}:perm:{r[1]}")
         prefix = PREFIXES[r[1] % len(PREFIXES)]
         rest = [x for x in range(6) if x not in prefix]
         rng.shuffle(rest)
-        params = Params(params.widths, params.leaf_level, prefix + tuple(rest))
+        params = Params(params.widths, params.leaf_level, prefix + tuple(rest), params.lib_leaf)
     else:
         rng = random.Random(f"{seed}:{box}:{r[1]}")
     ops, outs = fix_polarity(resub(synth_box_once(box, params, rng), plateau=RESUB_PLATEAU))
@@ -925,7 +1085,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--prefixes",
         help="with --restarts: only perm attempts whose prefix number (attempt mod 120) "
-        "is in this comma list, e.g. 16,17,18,19,100,101,102,103 (a1 and a6 first)",
+        "is in this comma list, e.g. 16,17,18,19,100,101,102,103 (a1 and a6 first); with "
+        "--reroute-search: only these selector prefixes",
     )
     ap.add_argument("--jobs", type=int, default=1)
     ap.add_argument("--modes", default="shared,free,perm", help="search modes for --restarts")
@@ -940,6 +1101,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         default="0",
         help="with --reroute-search: rng variants to try with each selector prefix, e.g. 1,2 "
         "(order numbers 120*v + prefix; variant 0 also tries the free search)",
+    )
+    ap.add_argument(
+        "--reroute-outputs",
+        default="0-3",
+        help="with --reroute-search: rip-up steps to try, 0-3 single outputs, 4-15 ordered "
+        "pairs of outputs (OUTPUT_PAIRS)",
+    )
+    ap.add_argument(
+        "--reroute-plateau",
+        type=int,
+        default=0,
+        help="with --reroute-search: equal-size steps to new circuits allowed (see search_reroutes)",
     )
     ap.add_argument("--boxes", default="1-8", help="e.g. 1-8 or 1,3 (partial runs only print)")
     ap.add_argument(
@@ -958,7 +1131,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.prefixes:
         chosen = {int(x) for x in args.prefixes.split(",")}
         numbers = [r for r in numbers if r % len(PREFIXES) in chosen]
-        modes = ["perm"]
+        modes = [m for m in modes if m in ("perm", "lperm")] or ["perm"]
     tasks = {(b, (m, r)) for b in boxes for m in modes for r in numbers}
     if args.seed == 1:
         tasks |= {(b, BEST_ATTEMPTS[b]) for b in boxes}
@@ -982,9 +1155,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.reroute_search:
         variants = [int(v) for v in args.reroute_variants.split(",")]
         orders = [-1] if 0 in variants else []
-        orders += [v * len(PREFIXES) + p for v in variants for p in range(len(PREFIXES))]
+        prefixes = range(len(PREFIXES))
+        if args.prefixes:
+            prefixes = [int(x) for x in args.prefixes.split(",")]
+        orders += [v * len(PREFIXES) + p for v in variants for p in prefixes]
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            jobs = [(b, best[b][2], orders) for b in boxes]
+            lo, hi = (int(x) for x in args.reroute_outputs.split("-"))
+            jobs = [(b, best[b][2], orders, range(lo, hi + 1), args.reroute_plateau) for b in boxes]
             for b, circ, steps in pool.map(_search_reroutes_star, jobs):
                 print(f"S{b + 1} reroute steps {steps}: {len(circ[0]) - 6} gates", flush=True)
                 best[b] = (b, best[b][1], circ)

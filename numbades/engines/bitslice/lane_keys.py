@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "61cfca253f6e92baa4cd3527dc9f60087621d8f6fd3bb288ae392eb9f03ac654"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "1ae08f85b3d2dfa09314a1d36bac59c6a1ba738492c9f1704ddc8324e71839c7"  # see tools/stamp_kernel_sources.py
 
 
 @inline
