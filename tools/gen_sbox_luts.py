@@ -38,6 +38,11 @@ circuit):
   new LUTs ``F(x, y, G)`` with ``x``, ``y`` any existing nodes ("wide");
   *rip-up and reroute* (:func:`reroute`) rebuilds one output over the other outputs' nodes with
   every selector prefix and keeps the smallest circuit.
+* *Walk* (:func:`walk`): a random walk over rewrites of single nodes that
+  keep the size (the node re-expressed under its care set as an existing
+  node or one LUT of any nodes outside its fan-out, including its own cone,
+  a few that grow it by one), each followed by resubstitution, escapes the
+  local minima of the greedy passes; its steps are recorded and replayed.
 
 Everything is deterministic for a given ``--seed``.  The winners of the
 search are recorded in :data:`BEST_ATTEMPTS`; the default run replays only
@@ -48,7 +53,7 @@ minute, one process) and writes the module.  Searches only print what to
 record: ``--restarts N [--first M] [--prefixes ...] [--wide]`` runs attempts
 M..N-1 per box (``--wide`` ranks them after the final wide resubstitution);
 ``--reroute [--reroute-every K] [--reroute-leaf2 D]`` runs rip-up and reroute
-on the recorded winners.  The searches behind the recorded winners
+on the recorded winners, ``--walk N [--walk-seed S]`` the walk.  The searches behind the recorded winners
 (one process each) are listed at :data:`BEST_ATTEMPTS`.
 """
 
@@ -652,6 +657,167 @@ def apply_reroutes(
     return circ
 
 
+def _lut_table(va: int, vb: int, vc: int, t: int, mask: int) -> int:
+    """Truth table of a LUT of ``va``, ``vb``, ``vc`` equal to ``t`` on ``mask`` (0 elsewhere)."""
+    table = 0
+    for idx in range(8):
+        cell = (va if idx & 4 else ~va) & (vb if idx & 2 else ~vb) & (vc if idx & 1 else ~vc)
+        if cell & mask & t:
+            table |= 1 << idx
+    return table
+
+
+def _care(ops: Sequence[Lut], outs: Sequence[Signal], n: int) -> tuple[list[int], int]:
+    """(node values, the care set of node ``n``: where complementing it changes an output)."""
+    vals = _eval_all(ops)
+    flipped = _eval_all(ops, n)
+    care = 0
+    for i, _ in outs:
+        care |= vals[i] ^ flipped[i]
+    return vals, care
+
+
+def walk_moves(circ: Circuit, n: int, min_gain: int = 0) -> list[tuple[int, ...]]:
+    """Re-expressions of node ``n`` (under its care set) that shrink the circuit by >= ``min_gain``.
+
+    A move is ``(i,)`` (an existing node, up to complement) or ``(a, b, c)``
+    (one new LUT); operands are any nodes outside the transitive fan-out of
+    ``n``, including its fan-out-free cone, whose nodes then stay alive (the
+    gain counts them).  The LUT ``n`` already is (same operands) is left out.
+    """
+    ops, outs = circ
+    vals, care = _care(ops, outs, n)
+    tfo, mffc = _fanout_info(ops, outs, n)
+    pos = {m: k for k, m in enumerate(sorted(mffc - {n}))}
+    cone = [0] * len(vals)  # the cone nodes (bitmask) a node keeps alive
+    for i, (_, a, b, c) in enumerate(ops, 6):
+        cone[i] = cone[a] | cone[b] | cone[c] | ((1 << pos[i]) if i in pos else 0)
+    cand = [i for i in range(len(vals)) if i not in tfo]
+    t = vals[n]
+    v = np.array([vals[i] for i in cand], dtype=np.uint64)
+    keep = np.array([cone[i] for i in cand], dtype=np.uint64)
+    m = np.uint64(care)
+    tm = np.uint64(t & care)
+    vm = v & m
+    moves: list[tuple[int, ...]] = []
+    for h in np.flatnonzero((vm == tm) | (vm == (tm ^ m))):
+        if len(mffc) - int(np.bitwise_count(keep[h])) >= min_gain:
+            moves.append((cand[int(h)],))
+    ti, tj, tk = _triples(len(cand))
+    a, b, c = v[ti], v[tj], v[tk]
+    ok = np.ones(a.shape, dtype=bool)
+    tt = np.uint64(t)
+    for idx in range(8):
+        cell = (a if idx & 4 else ~a) & (b if idx & 2 else ~b) & (c if idx & 1 else ~c) & m
+        x = cell & tt
+        ok &= (x == 0) | (x == cell)
+    hits = np.flatnonzero(ok)
+    gains = len(mffc) - 1 - np.bitwise_count(keep[ti] | keep[tj] | keep[tk])[hits].astype(np.int64)
+    same = tuple(sorted(set(ops[n - 6][1:])))
+    for h in hits[gains >= min_gain]:
+        tri = (cand[int(ti[h])], cand[int(tj[h])], cand[int(tk[h])])
+        if tri != same:
+            moves.append(tri)
+    return moves
+
+
+def apply_move(circ: Circuit, n: int, move: Sequence[int]) -> Circuit:
+    """The circuit with node ``n`` re-expressed by ``move`` (see :func:`walk_moves`), pruned."""
+    ops, outs = circ
+    vals, care = _care(ops, outs, n)
+    t = vals[n]
+    if len(move) == 1:
+        i = move[0]
+        neg = bool((vals[i] ^ t) & care)
+
+        def repl(st: State, get: Callable[[int], Signal]) -> Signal:
+            sig = get(i)
+            return (sig[0], sig[1] ^ neg)
+    else:
+        ia, ib, ic = move
+        table = _lut_table(vals[ia], vals[ib], vals[ic], t, care)
+
+        def repl(st: State, get: Callable[[int], Signal]) -> Signal:
+            return st.make(lambda x, y, z: (table >> (x << 2 | y << 1 | z)) & 1,
+                           [get(ia), get(ib), get(ic)])
+    return _rebuild(circ, n, repl)
+
+
+#: Walk step: ``(n, *move)`` applies :func:`apply_move`; ``(-1,)`` is
+#: :func:`resub`; ``(-2,)`` is the wide two-LUT :func:`resub`.
+Step = tuple[int, ...]
+
+
+def encode_steps(steps: Sequence[Step]) -> str:
+    """Walk steps as text: the steps space-separated, the numbers of a step joined by dots."""
+    return " ".join(".".join(map(str, step)) for step in steps)
+
+
+def decode_steps(text: str) -> list[Step]:
+    """Inverse of :func:`encode_steps`."""
+    return [tuple(int(x) for x in step.split(".")) for step in text.split()]
+
+
+def apply_walk(circ: Circuit, steps: Sequence[Step]) -> Circuit:
+    """Replay recorded :func:`walk` steps."""
+    for step in steps:
+        if step[0] == -1:
+            circ = resub(circ)
+        elif step[0] == -2:
+            circ = resub(circ, two=True, wide=True)
+        else:
+            circ = apply_move(circ, step[0], step[1:])
+    return circ
+
+
+def walk(
+    box: int, circ: Circuit, iters: int, seed: int, p_up: float, slack: int = 2, check: int = 25
+) -> tuple[Circuit, list[Step]]:
+    """Random walk over equal-size rewrites (:func:`walk_moves`), a few uphill.
+
+    Each iteration re-expresses a random node by a random move that keeps the
+    size (with probability ``p_up`` one that grows it by one LUT), then runs
+    :func:`resub`; a walk more than ``slack`` LUTs above its best restarts
+    there.  Every ``check`` iterations (and on a gain) the wide two-LUT
+    resubstitution is tried; the smallest circuit found and the steps that
+    lead to it (for :func:`apply_walk`) are returned.
+    """
+    rng = random.Random(f"walk:{box}:{seed}")
+    targets = evaluate(circ)
+    cur, cur_steps = circ, []
+    low, low_steps = circ, []
+    best, best_steps = circ, []
+    for it in range(iters):
+        n = rng.randrange(6, 6 + len(cur[0]))
+        up = rng.random() < p_up
+        moves = walk_moves(cur, n, -1 if up else 0)
+        if not moves:
+            continue
+        move = rng.choice(moves)
+        new = apply_move(cur, n, move)
+        if len(new[0]) > len(cur[0]) + up:
+            continue
+        if len(new[0]) > len(low[0]) + slack:
+            cur, cur_steps = low, list(low_steps)
+            continue
+        cur, cur_steps = new, [*cur_steps, (n, *move)]
+        res = resub(cur)
+        if len(res[0]) < len(cur[0]):
+            cur, cur_steps = res, [*cur_steps, (-1,)]
+        if len(cur[0]) <= len(low[0]):
+            low, low_steps = cur, list(cur_steps)
+        if len(cur[0]) < len(best[0]) or it % check == 0:
+            w = resub(cur, two=True, wide=True)
+            if len(w[0]) < len(best[0]):
+                assert evaluate(w) == targets
+                cur, cur_steps = w, [*cur_steps, (-2,)]
+                low, low_steps = cur, list(cur_steps)
+                best, best_steps = cur, list(cur_steps)
+                print(f"S{box + 1} walk iteration {it}: {len(best[0])} LUTs, "
+                      f"{len(best_steps)} steps", flush=True)
+    return best, best_steps
+
+
 def attempt(box: int, seed: int, number: int) -> Circuit:
     """Attempt ``number`` for ``box``: synthesis with prefix ``number % 120`` plus resub."""
     rng = random.Random(f"{seed}:{box}:lut:{number}")
@@ -846,7 +1012,16 @@ def render_module(programs: Sequence[tuple[list[Lut], list[int]]], command: str,
 #: S1 -> 27, S7 -> 27), the same with ``--boxes 3,6,8`` (637 s; no gain),
 #: ``--restarts 600 --first 480 --prefixes 20,...,39 --wide --boxes 5,2``
 #: (167 s; S2 28 -> 27), ``--restarts 600 --first 480 --prefixes 40,...,59
-#: --wide --boxes 5,6,3`` (259 s; no gain); average 26.125.
+#: --wide --boxes 5,6,3`` (259 s; no gain); average 26.125.  Then ``--reroute
+#: --boxes 1,2,7`` (245 s; no gain), ``--restarts 900 --first 600 --prefixes
+#: 16,17,18,19,100,101,102,103 --wide --boxes 5,3,6,8`` (1108 s; no gain).  The
+#: walk (recorded in :data:`WALKS`): ``--walk 4000 --walk-seed 2 --boxes 6,2``
+#: (61 s; S6 27 -> 26 at iteration 1000, S2 27 -> 26 at iteration 350), ``--walk
+#: 3000 --walk-seed S`` for S = 3 (191 s, boxes 1,2,3,5,6,7,8; no gain) and S = 4..8
+#: (683 s, the same boxes; S3 27 -> 26 with seed 4, S5 29 -> 28 with seed 5);
+#: then from those, ``--walk 3000 --walk-seed S --walk-up 0.3`` for S = 20..24
+#: (stopped in S = 24; 640 s; no gain); average 25.625.  (Wall times on a core shared with
+#: another process.)
 BEST_ATTEMPTS: dict[int, int] = {0: 367, 1: 505, 2: 19, 3: 222, 4: 6, 5: 341, 6: 468, 7: 221}
 REROUTES: dict[int, tuple[tuple[int, int, int], ...]] = {
     2: ((0, 20, 0), (0, 0, 0)),
@@ -854,10 +1029,171 @@ REROUTES: dict[int, tuple[tuple[int, int, int], ...]] = {
 }
 
 
+#: Recorded :func:`walk` steps per box (box -> steps as :func:`encode_steps` writes them),
+#: applied last.
+WALKS: dict[int, str] = {
+    1: (
+        "27.5.13.20 9.0.8.20 17.0.7.21 8.2.3.18 16.8.12.15 8.0.4.7 18.3.9.17 18.3.6.17 12.3.6.10 "
+        "10.0.6.9 24.20.22.23 14.4.13.26 25.0.23.24 18.0.7.12 23.10.11.12 23.2.10.11 12.2.3.10 "
+        "12.0.7.22 16.11.12.21 18.11.12.26 8.4.5.6 9.0.3.12 9.3.7.8 25.16.23.24 15.0.7.14 "
+        "12.0.11.17 17.2.3.11 19.7.12.17 24.0.22.23 19.0.6.17 9.0.7.8 18.0.6.21 15.0.7.11 "
+        "16.5.14.15 25.0.13.24 8.0.4.6 30.8.19.23 15.2.3.10 18.3.17.24 23.13.21.22 30.8.13.24 "
+        "21.10.11.15 31.11.27.30 14.4.5.6 31.11.15.30 15.2.3.11 23.0.21.22 8.4.5.6 21.2.10.11 "
+        "22.2.5.7 19.3.8.17 9.6.7.8 11.0.5.9 13.0.4.5 10.0.6.19 26.2.8.25 30.8.19.23 22.13.20.21 "
+        "15.2.3.10 8.0.4.6 31.11.27.30 17.0.6.15 21.5.7.14 18.4.6.8 14.2.3.11 30.8.13.23 "
+        "15.0.6.19 21.2.5.7 14.2.3.10 16.14.15.22 30.8.22.23 21.5.7.16 14.2.3.11 22.0.20.21 "
+        "16.14.15.20 8.4.5.6 19.3.18.24 22.5.7.14 26.2.19.25 15.4.5.6 25.7.19.29 31.11.18.30 "
+        "23.13.16.22 8.0.4.5 8.0.4.6 20.3.8.18 21.2.5.7 21.5.7.14 8.4.5.6 9.3.7.8 15.4.6.8 "
+        "27.0.13.24 22.0.16.21 18.0.6.14 22.13.19.21 30.8.13.23 19.10.11.14 8.0.4.6 24.15.16.18 "
+        "31.0.11.30 24.4.15.16 14.2.5.9 21.2.5.7 18.4.15.25 14.2.3.10 11.6.10.15 13.0.5.10 "
+        "31.10.21.30 9.6.7.8 23.5.7.14 31.11.14.30 18.4.7.15 23.5.7.22 20.0.4.15 21.2.5.7 "
+        "11.0.5.9 8.0.4.5 10.6.13.15 20.11.18.22 9.0.7.8 20.0.18.19 9.3.7.8 25.0.7.24 31.0.13.30 "
+        "18.2.10.13 31.2.13.30 24.12.16.21 20.15.18.19 19.5.7.11 13.5.9.10 24.3.8.21 31.0.11.30 "
+        "16.3.15.24 12.0.11.25 23.0.21.22 17.0.7.11 11.0.5.9 31.10.14.30 10.5.13.25 31.10.21.30 "
+        "16.0.6.10 11.5.10.25 13.4.6.8 23.16.21.22 11.3.9.18 8.0.4.6 23.0.21.22 9.6.7.8 "
+        "17.0.15.16 30.8.20.25 24.4.11.13 16.0.5.9 13.4.6.12 21.10.11.16 23.18.21.22 17.0.7.16 "
+        "13.8.10.11 18.3.8.15 8.0.4.5 13.3.7.10 19.5.7.22 14.2.3.10 15.3.14.24 6.0.4.8 9.5.6.8 "
+        "13.2.3.20 18.3.6.15 24.8.15.16 31.0.10.30 18.0.4.25 14.2.3.10 23.5.8.13 30.6.12.25 "
+        "22.2.10.21 23.5.8.20 24.0.22.23 24.12.22.23 24.0.22.23 7.0.5.6 23.5.8.13 18.0.12.17 "
+        "31.2.10.30 9.0.6.8 13.2.3.5 30.6.16.25 20.4.13.27 -2"
+    ),
+    2: (
+        "28.5.7.20 12.2.4.8 12.2.3.4 22.5.7.18 12.2.4.8 21.9.19.27 20.5.7.31 21.5.7.19 25.3.5.14 "
+        "12.2.3.4 25.3.5.13 10.0.4.8 22.5.31.32 26.2.19.22 27.3.5.14 23.22.26.32 12.2.4.8 "
+        "10.0.8.13 12.0.4.8 29.9.23.27 10.2.3.4 20.1.12.32 29.9.25.28 12.0.3.4 29.9.22.23 "
+        "15.6.9.28 21.6.9.19 25.14.17.30 20.4.9.19 12.0.3.6 20.6.9.19 15.3.5.11 28.9.14.17 "
+        "31.2.9.24 25.17.19.32 15.3.5.14 8.3.4.10 20.4.10.19 9.2.3.4 8.3.4.10 11.1.8.12 9.2.3.4 "
+        "10.2.4.8 24.7.12.23 24.5.7.26 12.1.3.10 12.0.4.6 10.2.3.4 31.2.26.27 24.10.19.21 "
+        "28.18.27.31 12.0.8.10 15.3.5.11 20.4.9.14 29.23.27.28 19.3.5.14 26.5.7.18 19.5.7.26 "
+        "29.9.21.23 31.2.9.26 19.3.5.11 19.3.5.14 30.2.26.32 8.3.4.10 12.0.4.9 24.13.23.27 "
+        "12.0.3.6 12.0.9.11 22.10.19.20 17.3.5.11 25.3.6.14 24.3.4.14 26.5.7.23 9.2.3.4 24.5.7.28 "
+        "8.3.4.10 21.10.14.30 27.3.5.14 9.2.3.4 10.2.4.8 10.2.3.4 10.2.4.8 21.5.7.18 12.0.4.6 "
+        "12.0.8.10 27.3.5.11 20.3.10.14 27.3.5.14 23.2.9.19 10.2.3.4 8.3.4.10 15.6.10.14 "
+        "24.3.5.11 12.0.3.4 9.2.3.4 10.2.4.8 19.5.7.31 21.5.7.18 12.0.8.11 24.3.5.14 15.6.9.29 "
+        "10.2.3.4 30.10.19.21 20.4.9.19 25.2.24.32 12.0.4.8 12.0.3.4 25.3.4.19 8.3.4.10 "
+        "29.10.17.18 25.14.30.31 12.0.9.11 24.5.7.26 12.0.8.9 12.0.4.6 24.1.4.16 15.3.5.11 "
+        "26.5.7.23 20.10.12.14 22.6.14.20 25.10.14.24 20.3.5.14 21.13.31.32 25.1.8.14 27.3.5.20 "
+        "9.2.3.4 27.3.5.12 19.7.15.18 11.2.4.8 27.3.5.20 19.5.7.21 15.4.9.32 29.5.8.25 31.2.9.26 "
+        "16.3.5.11 12.0.3.6 22.11.17.19 28.26.27.32 20.6.9.19 27.1.17.22 12.0.8.11 20.4.9.19 "
+        "20.6.9.22 29.9.26.27 10.2.3.4 12.3.5.17 10.2.4.8 26.5.7.24 27.25.26.32 21.6.9.14 "
+        "15.6.9.25 26.1.14.31 25.5.7.28 15.3.5.11 21.6.9.17 28.1.8.25 26.5.7.24 27.1.23.31 "
+        "15.6.9.26 26.1.19.25 25.2.24.29 24.5.7.26 10.2.3.4 8.3.4.10 29.5.9.25 12.0.6.15 "
+        "29.1.26.28 13.0.4.9 27.10.18.31 20.6.10.14 12.0.9.11 19.3.5.14 24.10.11.21 19.3.5.11 "
+        "19.3.5.14 9.2.3.4 19.3.5.11 27.2.9.24 24.5.7.18 8.3.4.10 15.4.10.14 15.4.10.29 "
+        "26.10.17.19 30.8.19.20 28.2.24.32 24.5.7.29 27.5.25.30 20.6.10.14 24.2.10.22 15.6.10.32 "
+        "31.2.10.26 26.5.7.23 24.5.7.26 24.13.17.19 24.11.14.17 24.6.15.19 9.2.3.4 26.5.7.23 "
+        "25.1.12.19 24.5.7.26 20.4.9.14 31.2.26.27 12.0.8.10 26.5.7.18 25.9.11.23 15.6.9.32 "
+        "12.0.3.25 10.2.4.8 10.2.3.4 16.2.9.15 17.0.4.12 31.2.9.24 16.0.4.6 12.3.5.18 25.11.17.19 "
+        "8.3.4.10 31.2.24.27 31.2.10.24 20.4.10.14 19.5.7.26 24.12.14.19 22.5.7.18 9.2.3.4 "
+        "28.2.19.23 28.2.9.19 8.3.4.10 19.5.7.22 22.5.7.18 19.5.7.22 9.2.3.4 10.2.4.8 20.3.10.32 "
+        "12.0.3.6 12.0.4.8 24.2.14.21 26.14.25.29 24.5.7.18 15.6.9.32 12.0.3.6 12.0.8.10 "
+        "29.17.18.27 12.0.4.8 10.2.3.4 25.9.11.17 10.2.4.8 25.2.9.11 28.9.17.18 10.2.3.4 "
+        "20.4.9.19 25.9.14.28 15.3.5.11 26.9.19.25 24.5.7.31 10.2.4.8 12.0.15.24 26.5.7.24 "
+        "27.9.16.26 26.2.25.32 10.2.3.4 13.2.11.18 15.9.11.14 8.3.4.10 21.4.10.18 19.4.10.32 "
+        "29.15.20.27 9.2.3.4 25.5.7.26 28.14.19.27 16.0.8.15 8.3.4.10 31.2.10.26 28.10.14.18 "
+        "16.0.6.12 13.0.5.22 25.0.16.24 27.10.15.20 25.5.16.24 9.2.3.4 21.6.9.20 30.2.26.32 "
+        "27.11.15.18 26.5.7.24 -1 -2"
+    ),
+    4: (
+        "32.2.12.17 6.1.3.7 21.3.8.14 13.1.7.12 16.14.19.22 7.1.3.5 7.1.3.6 32.2.6.12 27.3.5.11 "
+        "7.1.3.5 32.2.12.18 13.1.3.12 19.14.15.23 32.2.6.12 27.3.5.8 17.3.4.11 27.3.5.23 "
+        "27.3.5.11 21.13.14.15 32.2.12.21 16.13.14.31 32.2.6.12 32.2.12.18 13.1.7.12 21.11.14.26 "
+        "7.1.3.6 19.3.11.14 7.1.3.5 32.2.6.12 19.3.8.14 19.3.11.14 19.3.8.14 32.2.12.22 32.2.6.12 "
+        "16.14.20.22 7.1.3.6 27.3.5.21 16.3.11.14 16.3.8.14 13.3.7.12 16.3.11.14 13.1.7.12 "
+        "16.3.4.11 7.1.3.5 27.3.5.11 32.2.12.18 16.3.4.8 19.13.14.15 19.3.8.14 13.3.7.12 19.3.4.8 "
+        "19.3.8.14 27.3.5.18 13.1.7.12 16.14.15.23 16.3.11.14 7.1.3.6 16.3.4.11 32.2.6.12 "
+        "13.1.3.12 13.3.7.12 21.13.14.34 24.14.15.18 16.3.8.14 7.1.3.5 13.1.3.12 16.3.11.14 "
+        "16.3.4.8 16.3.8.14 16.3.11.14 27.3.5.8 32.2.12.18 27.3.5.11 19.13.14.31 7.1.3.6 "
+        "13.7.12.16 14.3.4.8 29.21.25.28 13.3.11.15 14.3.4.8 13.3.11.15 15.3.7.12 28.5.16.26 "
+        "28.1.5.14 29.3.5.8 7.1.3.5 32.2.6.12 7.1.3.6 16.3.4.8 13.7.12.16 14.1.7.12 29.21.24.28 "
+        "29.3.5.8 32.2.12.18 21.11.14.26 32.2.6.12 16.13.14.31 29.21.24.28 13.1.3.12 29.3.5.8 "
+        "29.3.5.11 16.3.8.14 16.3.4.8 16.3.11.14 13.1.7.12 16.3.4.8 16.3.8.14 29.21.25.28 "
+        "16.3.4.8 32.2.12.18 29.3.5.23 7.1.3.5 16.3.4.11 32.2.6.12 21.14.15.17 32.2.12.21 "
+        "17.13.14.15 20.3.8.14 13.3.7.12 20.3.4.11 27.3.5.11 20.3.4.8 27.3.5.8 27.3.5.18 "
+        "13.1.3.12 7.1.3.6 13.3.7.12 32.2.6.12 20.3.8.14 7.1.3.5 27.3.5.8 27.3.5.11 20.3.4.8 "
+        "13.7.12.20 32.2.12.21 32.2.6.12 13.3.11.15 32.2.12.21 27.3.5.8 12.6.13.26 32.2.6.14 "
+        "15.3.4.8 15.3.11.12 32.2.14.22 18.12.16.34 25.12.29.32 16.4.7.14 23.12.15.17 15.4.8.14 "
+        "27.3.5.11 32.2.6.14 27.3.5.8 32.2.14.22 7.1.3.6 20.3.4.8 15.3.14.20 18.12.17.24 "
+        "27.3.5.11 22.12.17.19 7.1.3.5 32.2.6.14 15.3.11.12 16.8.14.15 20.11.12.25 18.12.16.34 "
+        "7.1.3.6 22.2.14.19 25.11.12.30 15.3.4.8 27.3.5.8 7.1.3.5 27.3.5.20 7.1.3.6 27.3.5.11 "
+        "18.12.16.34 25.12.17.29 7.1.3.5 22.12.17.19 32.2.6.14 16.4.8.14 20.12.16.18 32.2.14.22 "
+        "32.2.6.14 7.1.3.6 7.1.3.5 27.3.5.8 7.1.3.6 21.3.8.12 21.3.11.12 7.1.3.5 32.2.14.22 "
+        "27.3.5.11 18.12.15.31 32.2.6.14 17.3.8.12 17.3.4.11 17.3.11.12 29.3.5.8 17.3.4.8 "
+        "15.3.14.17 32.2.14.19 7.1.3.6 7.1.3.5 29.3.5.11 15.3.11.12 32.2.6.14 14.6.12.17 "
+        "14.6.10.12 21.12.16.25 13.3.6.12 7.1.3.6 7.1.3.5 32.2.13.21 7.1.3.6 7.1.3.5 13.6.12.26 "
+        "27.3.5.8 14.6.10.12 14.3.4.8 13.3.6.12 7.1.3.6 27.3.5.23 27.3.5.8 14.3.11.12 21.12.16.18 "
+        "27.3.5.21 32.2.4.13 32.2.13.24 14.3.4.8 7.1.3.5 7.1.3.6 14.3.11.12 13.6.12.26 32.2.14.19 "
+        "7.1.3.5 27.3.5.11 27.3.5.22 15.3.4.8 15.3.11.12 14.6.12.17 15.3.4.8 7.1.3.6 27.3.5.11 "
+        "27.3.5.21 7.1.3.5 19.12.13.17 32.2.14.18 27.3.5.8 15.3.11.12 15.3.4.8 7.1.3.6 27.3.5.20 "
+        "7.1.3.5 14.6.10.12 32.2.6.13 14.3.11.12 27.3.5.8 13.6.12.16 27.3.5.20 14.6.12.26 "
+        "14.6.10.12 7.1.3.6 27.3.5.11 32.2.13.24 18.11.12.24 17.12.20.21 7.1.3.5 27.3.5.20 "
+        "13.3.6.12 32.2.12.13 7.1.3.6 18.12.16.23 7.1.3.5 14.3.4.8 32.2.13.24 14.3.11.12 "
+        "13.6.12.16 21.12.16.31 7.1.3.6 32.2.13.14 15.3.4.8 7.1.3.5 7.1.3.6 21.12.13.25 "
+        "15.3.11.12 7.1.3.5 27.3.5.11 7.1.3.6 14.3.6.12 32.2.13.24 13.6.12.26 22.12.17.19 "
+        "20.12.17.18 19.12.16.31 14.3.6.12 13.6.12.28 15.3.4.8 7.1.3.5 22.12.17.26 15.3.11.12 "
+        "32.2.14.17 33.9.27.32 33.1.9.32 7.1.3.6 7.1.3.5 15.3.4.8 22.12.17.19 27.3.5.8 32.2.6.14 "
+        "14.6.12.27 20.12.16.34 7.1.3.6 14.6.12.17 21.2.14.18 15.3.11.12 31.3.5.26 24.12.13.18 "
+        "19.12.16.31 14.6.12.29 7.1.3.5 32.2.14.27 14.6.12.17 7.1.3.6 32.2.13.14 32.2.4.14 "
+        "29.21.25.28 29.3.5.11 32.2.14.26 14.6.12.28 7.1.3.5 22.12.16.17 15.3.4.8 15.3.11.12 "
+        "32.2.6.14 14.6.10.12 14.3.4.8 14.3.11.12 7.1.3.6 27.3.5.19 7.1.3.5 7.1.3.6 17.12.16.21 "
+        "13.6.12.26 7.1.3.5 32.2.14.25 32.2.4.14 20.12.16.34 7.1.3.6 32.3.5.8 15.3.4.8 22.2.14.30 "
+        "7.1.3.5 26.12.17.30 15.3.11.12 22.12.16.34 14.6.12.17 25.12.13.17 32.2.6.14 18.12.23.27 "
+        "22.12.16.34 21.2.4.14 24.12.16.20 14.6.12.29 29.3.5.24 14.3.6.12 7.1.3.6 13.6.10.12 "
+        "29.3.5.11 21.12.15.16 27.3.5.19 27.3.5.8 27.3.5.19 27.3.5.8 32.2.13.21 27.3.5.19 "
+        "17.12.15.34 24.12.16.28 27.3.5.11 21.12.16.18 32.2.13.16 13.6.12.26 27.3.5.8 20.12.17.24 "
+        "7.1.3.5 32.2.14.19 32.2.14.22 15.3.4.8 15.3.11.12 7.1.3.6 27.3.5.11 27.3.5.8 15.3.4.8 "
+        "14.6.12.27 15.3.11.12 22.12.13.18 15.3.4.8 14.6.10.13 14.3.11.16 15.3.4.8 13.6.10.16 "
+        "7.1.3.5 19.12.17.22 26.3.5.11 26.3.5.21 14.3.11.12 19.12.16.17 13.6.12.16 14.6.10.12 "
+        "13.6.12.16 32.2.12.14 15.3.4.8 15.3.11.12 32.2.4.14 7.1.3.6 7.1.3.5 7.1.3.6 18.12.16.34 "
+        "15.3.4.8 24.11.12.29 14.6.12.27 32.2.14.23 32.2.14.21 7.1.3.5 18.12.16.34 14.6.12.17 "
+        "7.1.3.6 32.3.5.11 14.3.6.12 14.3.11.12 32.3.5.26 24.12.16.18 7.1.3.5 27.3.5.8 27.3.5.21 "
+        "32.2.13.18 19.12.15.34 7.1.3.6 24.12.15.16 32.2.6.13 13.6.12.26 14.6.12.17 15.3.4.8 "
+        "7.1.3.5 17.12.13.20 18.12.13.21 14.6.12.26 20.12.16.31 15.3.11.12 32.2.14.19 32.2.4.14 "
+        "22.11.12.27 18.12.21.22 32.2.6.14 32.2.14.17 27.3.5.11 33.9.27.32 32.2.14.26 27.3.5.21 "
+        "32.2.10.14 32.2.14.17 15.3.4.8 27.3.5.11 33.1.9.32 32.2.6.14 7.1.3.6 27.3.5.8 14.6.10.12 "
+        "32.2.4.13 18.12.15.31 7.1.3.5 29.3.5.23 21.12.16.25 14.3.11.12 27.3.5.11 14.3.4.8 "
+        "21.12.16.18 -2"
+    ),
+    5: (
+        "27.26.28.30 16.11.15.17 13.8.10.12 19.13.16.17 30.9.14.21 27.0.7.26 20.4.15.19 "
+        "13.1.10.12 27.23.25.26 13.1.10.12 26.13.23.31 22.13.18.21 20.4.7.19 13.6.10.12 "
+        "13.6.10.12 20.4.15.19 28.11.15.19 30.8.9.21 30.9.15.29 30.9.14.21 20.4.7.19 20.4.15.19 "
+        "22.11.18.21 26.13.23.31 22.13.18.21 13.4.10.12 20.4.7.19 26.8.9.21 22.11.18.21 "
+        "28.11.15.19 27.0.7.26 26.13.23.31 28.11.15.19 22.13.18.21 19.6.7.13 22.11.18.21 "
+        "19.13.16.17 13.8.10.12 22.13.18.21 19.6.7.13 19.13.16.17 20.4.15.19 26.13.23.31 "
+        "22.11.18.21 28.11.15.19 20.4.7.19 13.6.10.12 27.23.25.26 13.10.12.15 22.14.18.21 "
+        "30.9.15.29 19.6.7.13 13.7.10.12 20.4.15.19 13.3.10.12 22.11.18.21 30.8.9.21 30.9.14.21 "
+        "20.4.7.19 13.10.11.12 22.13.18.21 20.4.15.19 19.13.16.17 19.6.7.13 19.13.16.17 20.4.7.19 "
+        "30.8.9.21 26.3.11.19 20.4.15.19 22.11.18.21 22.13.18.21 20.4.9.26 13.7.10.12 30.8.9.21 "
+        "21.4.10.20 13.1.10.12 13.6.10.12 27.0.4.20 27.20.24.26 23.11.18.22 13.8.10.12 21.4.9.20 "
+        "19.6.7.13 27.0.4.20 27.20.24.26 13.5.10.12 21.4.10.20 27.0.4.20 13.5.10.12 13.10.12.15 "
+        "21.4.9.20 30.9.14.21 27.20.24.26 21.4.10.20 27.0.4.20 27.20.24.26 27.0.4.20 30.9.15.29 "
+        "13.6.10.12 13.6.10.12 30.9.14.21 19.13.16.17 13.10.11.12 27.20.24.26 21.4.9.20 "
+        "13.10.12.15 14.2.10.12 19.6.7.13 13.8.10.12 27.0.4.20 27.20.24.26 19.13.16.17 21.4.10.20 "
+        "30.9.14.22 19.6.7.13 13.9.10.12 23.13.18.22 27.0.4.20 19.13.16.17 27.20.24.26 "
+        "27.20.30.32 23.11.18.22 21.4.8.20 21.4.15.19 26.3.13.19 13.4.10.12 22.13.18.21 "
+        "13.10.12.15 20.4.7.19 20.4.15.19 13.7.10.12 19.6.7.13 13.10.12.15 22.11.18.21 20.4.7.19 "
+        "13.10.12.15 20.4.13.19 22.13.18.21 13.8.10.12 22.11.18.21 22.13.18.21 22.11.18.21 "
+        "20.4.7.19 19.13.16.17 13.1.10.12 19.6.7.13 20.4.15.19 22.13.18.21 22.11.18.21 "
+        "19.13.16.17 13.8.10.12 27.8.9.21 19.6.7.13 19.13.16.17 27.9.14.21 19.6.7.13 27.8.9.21 "
+        "22.13.18.21 22.11.18.21 20.4.7.19 13.10.11.12 26.3.13.28 13.7.10.12 28.3.11.19 "
+        "27.13.20.28 26.9.14.21 28.4.11.19 19.13.16.17 19.6.7.13 20.4.7.27 20.3.11.19 21.4.7.19 "
+        "22.13.18.21 27.8.9.21 19.13.16.17 13.6.10.12 27.9.14.21 22.11.18.21 27.8.9.21 27.9.14.21 "
+        "20.4.15.26 23.13.18.22 23.11.18.22 27.8.9.22 19.6.7.13 20.12.18.19 20.11.15.19 "
+        "23.13.18.22 23.11.18.22 13.1.10.12 21.4.7.19 26.13.28.32 29.12.18.19 27.3.7.13 "
+        "26.9.14.21 26.8.9.21 19.4.18.27 20.6.7.13 19.4.7.26 27.9.14.22 13.5.10.12 20.4.18.19 "
+        "13.7.10.12 13.10.11.12 23.13.18.22 27.8.9.22 21.4.19.25 27.9.14.24 13.4.10.12 "
+        "25.11.18.24 27.8.9.24 27.9.14.24 25.13.18.24 13.1.10.12 27.8.9.24 23.3.18.20 13.8.10.12 "
+        "13.5.10.12 27.9.14.24 -2"
+    ),
+}
+
+
 def best_circuit(box: int, seed: int) -> Circuit:
-    """The recorded best attempt of ``box`` with its reroute steps applied."""
+    """The recorded best attempt of ``box`` with its reroute and walk steps applied."""
     circ = attempt(box, seed, BEST_ATTEMPTS[box])
-    return resub(apply_reroutes(box, circ, REROUTES.get(box, ())), two=True, wide=True)
+    circ = resub(apply_reroutes(box, circ, REROUTES.get(box, ())), two=True, wide=True)
+    return apply_walk(circ, decode_steps(WALKS.get(box, "")))
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -883,6 +1219,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         action="store_true",
         help="with --restarts: rank each attempt after the final two-LUT resubstitution "
         "(wide, as the replay does) instead of the plain one",
+    )
+    ap.add_argument("--walk", type=int, default=0, help="random-walk iterations on the winners")
+    ap.add_argument("--walk-seed", type=int, default=0, help="with --walk: its rng seed")
+    ap.add_argument(
+        "--walk-up", type=float, default=0.1, help="with --walk: share of uphill moves"
     )
     ap.add_argument("--boxes", default="1-8", help="e.g. 1-8 or 1,3 (partial runs only print)")
     ap.add_argument(
@@ -924,12 +1265,19 @@ def main(argv: Sequence[str] | None = None) -> int:
             circ = resub(circ, two=True, wide=True)
             print(f"S{box + 1} reroute steps {steps}: {len(circ[0])} LUTs", flush=True)
             best[box] = (best[box][0], circ)
+        if args.walk:
+            circ, steps = walk(box, best[box][1], args.walk, args.walk_seed, args.walk_up)
+            if steps:
+                old = WALKS.get(box, "") if args.seed == 1 else ""
+                print(f"S{box + 1} walk steps {(old + ' ' + encode_steps(steps)).strip()!r}",
+                      flush=True)
+            best[box] = (best[box][0], circ)
         print(f"S{box + 1}: {len(best[box][1][0])} LUTs (attempt {best[box][0]}), "
               f"{time.monotonic() - start:.0f} s", flush=True)
     counts = [len(best[b][1][0]) for b in boxes]
     print(f"best attempts: {{{', '.join(f'{b}: {best[b][0]}' for b in boxes)}}}")
     print(f"average {sum(counts) / len(counts):.3f}, {time.monotonic() - start:.0f} s")
-    if boxes == list(range(8)) and not args.restarts and not args.reroute:
+    if boxes == list(range(8)) and not (args.restarts or args.reroute or args.walk):
         programs = [fold_outputs(best[b][1]) for b in boxes]
         for b, prog in zip(boxes, programs, strict=True):
             assert evaluate((prog[0], [(o, False) for o in prog[1]])) == gates.box_targets(b)

@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "1ae08f85b3d2dfa09314a1d36bac59c6a1ba738492c9f1704ddc8324e71839c7"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "7a129b10922aca5f15b88bb1ef6d66b74355b832cc500c55381db6084be3577a"  # see tools/stamp_kernel_sources.py
 
 
 @inline

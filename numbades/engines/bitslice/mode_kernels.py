@@ -55,7 +55,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .zmm_passes import PLAIN_ROWS, WORK_ROW, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "63e4f8d68ece98dcaf27f67c8f77ab0cb5a92d74a03142c6fed64bbe9c8b7d40"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "3b38303692868161a35be317ea721710fbd5de44bda41cf5c9bdf1812bc99889"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
