@@ -616,11 +616,15 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: (:func:`lib_leaf` in the rebuilt output, 420 s) gave nothing; ripping up
 #: pairs of outputs, ``--reroute-search --reroute-outputs 4-15 --prefixes
 #: 14,16,17,18,19,48,93,100,101,102,103 --jobs 1`` (364 s): S4 38, 50.625.
+#: The same with ``--reroute-outputs 0-15 --reroute-plateau 6`` (equal-size
+#: steps allowed) gave nothing on S1 and S2 in 13 minutes (stopped); with
+#: ``--reroute-outputs 4-15 --reroute-variants 1,2,3`` and those prefixes
+#: (1500 s): S5 54, 50.375.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36),),
     1: ((2, 17),),
     3: ((4, 102),),
-    4: ((0, 41), (0, 124)),
+    4: ((0, 41), (0, 124), (6, 213), (7, 213)),
     6: ((2, 6),),
     7: ((3, 104),),
 }

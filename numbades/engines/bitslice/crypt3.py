@@ -45,7 +45,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "411d5c0b6f68f754387159541c1d4758aa4a7e9dca838b3ce9f829fe86caace9"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f70ec4d4cf8f8ebda6f67607ecf6c111796511fe5dd646bb7e6792294ed1d730"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

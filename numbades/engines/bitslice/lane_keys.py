@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "7a129b10922aca5f15b88bb1ef6d66b74355b832cc500c55381db6084be3577a"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f0bd49e49c63047759ab86967dccbf25a55aa1427f4e972f0f23365e8bc5fbd4"  # see tools/stamp_kernel_sources.py
 
 
 @inline

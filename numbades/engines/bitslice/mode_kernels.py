@@ -55,7 +55,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .zmm_passes import PLAIN_ROWS, WORK_ROW, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "3b38303692868161a35be317ea721710fbd5de44bda41cf5c9bdf1812bc99889"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "60ab4827dfe68917c2bd519d332eb5196cdf8d050f738deb595692791e5543b2"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

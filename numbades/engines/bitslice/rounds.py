@@ -54,7 +54,7 @@ from .wiring import P_ROW as _P_ROW
 from .wiring import SALT_PLANE as _SALT_PLANE
 from .zmm_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "a3c2ffe8dd3ca3e3a1bbe45cbb0fb68aea5afb94680c05314120aa81811849b1"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "2f5df5930377981300594c9052ebc1ad64fea5840c7a0e6a7dc70212ff0e756a"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.
