@@ -619,7 +619,7 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: The same with ``--reroute-outputs 0-15 --reroute-plateau 6`` (equal-size
 #: steps allowed) gave nothing on S1 and S2 in 13 minutes (stopped); with
 #: ``--reroute-outputs 4-15 --reroute-variants 1,2,3`` and those prefixes
-#: (1500 s): S5 54, 50.375.
+#: (1500 s): S5 54, 50.375; ``--reroute-variants 4`` (239 s) and ``5`` (245 s): nothing.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36),),
     1: ((2, 17),),
