@@ -16,7 +16,8 @@ Prints, each figure from this one run:
   this core's clock (estimated from a chain of dependent multiplications);
 * **two-core scaling**: the engine on 2 threads (its pool of threads over
   the cached serial kernel) against 1, calls interleaved, median of the
-  per-pair ratios;
+  per-pair ratios; beside it, the machine's own ceiling: two processes, each
+  on half the bytes, started together, against one alone;
 * **modes**: CTR, CBC decryption and CFB decryption against ECB, DES and 3DES;
 * **512-bit vectors** (AVX-512 hosts only): the kernels ask LLVM for 512-bit
   vectors (``numbades.engines.bitslice.vector_width``) where it would otherwise prefer 256;
@@ -220,7 +221,65 @@ def scaling(nbytes: int, repeats: int) -> list[str]:
             f"2-thread / 1-thread: median {statistics.median(ratios):.2f} "
             f"(range {ratios[0]:.2f}-{ratios[-1]:.2f}; load average {load})"
         ),
+        process_pair_ceiling(nbytes, repeats),
     ]
+
+
+def pair_worker(nbytes: int, repeats: int) -> float:
+    """In a worker process: serial ECB on ``nbytes``, ``repeats`` calls; seconds.
+
+    Says "ready" once the kernel is loaded and waits for a line on stdin, so
+    the workers of a pair start together.
+    """
+    numba.set_num_threads(1)
+    x = np.zeros(nbytes // 8, np.uint64)
+    kp = _bitslice.key_planes(_keyschedule.round_keys48(KEY))
+    _bitslice.ecb(x, x, kp, True)
+    print("ready", flush=True)
+    sys.stdin.readline()
+    return sum(seconds(lambda: _bitslice.ecb(x, x, kp, True)) for _ in range(repeats))
+
+
+def process_pair_ceiling(nbytes: int, repeats: int, rounds: int = 3) -> str:
+    """What this machine allows two cores: two processes at once against one alone.
+
+    Each process runs the serial kernel on half the bytes, sharing nothing;
+    their slowdown together (memory bandwidth, shared caches, a busy or
+    throttled second core) bounds any two-thread ratio, so the thread figure
+    above reads against this one.
+    """
+
+    def run(count: int) -> list[float]:
+        procs = [
+            subprocess.Popen(
+                [sys.executable, __file__, "--pair-worker", "--size", str(nbytes // 2),
+                 "--repeats", str(repeats)],
+                stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+            )
+            for _ in range(count)
+        ]
+        for p in procs:  # every worker has its kernel loaded ...
+            if p.stdout.readline().strip() != "ready":
+                raise RuntimeError("a pair worker failed to start")
+        for p in procs:  # ... before any starts timing
+            p.stdin.write("go\n")
+            p.stdin.flush()
+        outs = [p.communicate()[0] for p in procs]
+        if any(p.returncode for p in procs):
+            raise RuntimeError("a pair worker failed")
+        return [float(out.splitlines()[-1]) for out in outs]
+
+    ratios = []
+    for _ in range(rounds):
+        alone = run(1)[0]
+        together = max(run(2))
+        ratios.append(2 * alone / together)
+    ratios.sort()
+    return (
+        f"two processes, half the bytes each, together against one alone (the machine's "
+        f"ceiling): {statistics.median(ratios):.2f} (range {ratios[0]:.2f}-{ratios[-1]:.2f}, "
+        f"{rounds} rounds)"
+    )
 
 
 # ---------------------------------------------------------------- modes
@@ -317,9 +376,13 @@ def main(argv: list[str] | None = None) -> int:
         help="skip the sections that compile in fresh processes (compile time, 512-bit vectors)",
     )
     parser.add_argument("--ecb-worker", type=int, metavar="BITS", help=argparse.SUPPRESS)
+    parser.add_argument("--pair-worker", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.ecb_worker:
         print(json.dumps(ecb_worker(args.size, args.repeats, args.ecb_worker)))
+        return 0
+    if args.pair_worker:
+        print(pair_worker(args.size, args.repeats))
         return 0
     print(f"numbades bitslice report - {_machine.line_prefix()}")
     print(f"{format_size(args.size)} per call, median of {args.repeats}")
