@@ -203,13 +203,12 @@ def test_arrays_off_the_cache_line(rng, offset):
     assert not out_backing[:offset + 1].any() and not out_backing[offset + 1 + n:].any()
 
 
-@pytest.mark.skipif(not bs.EXPLICIT_ZMM, reason="the fused pass compiles for AVX-512 targets only")
 @pytest.mark.parametrize("xor", [0, bs.BSWAP_XOR])
 def test_fused_pass_equals_the_lane_loop_pass(rng, xor):
     src = rng.integers(0, 2**64, 64 * W, dtype=np.uint64, endpoint=False)
     kp = _kp(rng.bytes(8))
     rows = np.array([zmm_passes.WORK_ROW[p ^ xor] for p in range(64)], dtype=np.int64)
     fused, lane_loops = np.empty_like(src), np.empty_like(src)
-    bs._zmm_ecb_pass(src, fused, 0, kp, xor, rows, bs.new_planes(), bs.new_work())
-    bs._lane_loop_ecb_pass(src, lane_loops, 0, kp, xor, rows, bs.new_planes(), bs.new_work())
+    bs._fused_ecb_pass(src, fused, 0, kp, xor, rows, bs.new_planes(), bs.new_work())
+    bs._ecb_chunk(src, lane_loops, 0, bs.BLOCKS, kp, xor, bs.new_planes(), bs.new_work())
     assert np.array_equal(fused, lane_loops)

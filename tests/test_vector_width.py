@@ -53,7 +53,7 @@ def test_every_bitslice_kernel_asks_for_wide_vectors():
     """Each compiled entry point with lane loops calls prefer_wide_vectors first."""
     kernels = [
         _bitslice.crypt_into, _bitslice.crypt_work, _bitslice._ecb_chunk,
-        _bitslice._zmm_ecb_pass, _bitslice._lane_loop_ecb_pass, _bitslice.to_planes,
+        _bitslice._fused_ecb_pass, _bitslice.to_planes,
         _bitslice.from_planes, _bitslice_modes._ctr, _bitslice_modes._cbc_decrypt,
         _bitslice_modes._cfb_decrypt, _bitslice_modes._many,
     ]
@@ -103,7 +103,7 @@ _CROSS_COMPILE = textwrap.dedent("""
     signatures = {
         "crypt_work": (a1, a2, types.UniTuple(types.uint64, 3)),
         "_ecb_chunk": (a1, a1, i8, i8, a2, i8, a2, a1),
-        "_zmm_ecb_pass": (a1, a1, i8, a2, i8, types.Array(types.int64, 1, "C"), a2, a1),
+        "_fused_ecb_pass": (a1, a1, i8, a2, i8, types.Array(types.int64, 1, "C"), a2, a1),
     }
     for name, signature in signatures.items():
         fresh = numba.njit(nogil=True)(getattr(rounds, name).py_func)
@@ -132,7 +132,7 @@ def test_round_and_pass_kernels_compile_to_zmm_for_an_avx512_cpu(tmp_path):
     first, *kernels = done.stdout.splitlines()
     assert first == "circuits sbox_luts_gen"  # the 3-input programs where vpternlogq exists
     counts = {n: tuple(map(int, rest)) for n, *rest in map(str.split, kernels)}
-    assert set(counts) == {"crypt_work", "_ecb_chunk", "_zmm_ecb_pass"}
+    assert set(counts) == {"crypt_work", "_ecb_chunk", "_fused_ecb_pass"}
     for name, (zmm, ymm, _) in counts.items():
         assert zmm > 10 * ymm, (name, zmm, ymm)
     # explicit 512-bit round code: one vpternlogq per LUT of the two-round body's 16 S-boxes

@@ -16,7 +16,7 @@ import numpy as np
 import pytest
 
 from numbades.engines.bitslice import sbox_luts_gen as _luts
-from numbades.engines.bitslice.zmm import LANES_PER_ZMM, load, splat, store, ternary, xor
+from numbades.engines.bitslice.zmm import LANES_PER_VECTOR, load, splat, store, ternary, xor
 from numbades.tuning import machine as _machine
 
 from .test_sbox_luts import FULL, expected_tables, input_tables
@@ -65,10 +65,10 @@ def _every_immediate_kernel():
     One call per immediate in its source: the immediate must be a constant.
     """
     lines = ["def every_immediate(a, b, c, out):",
-             "    for lane in range(0, a.shape[0], LANES_PER_ZMM):",
+             "    for lane in range(0, a.shape[0], LANES_PER_VECTOR):",
              "        va, vb, vc = load(a, lane), load(b, lane), load(c, lane)"]
     lines += [f"        store(out[{tt}], lane, ternary(va, vb, vc, {tt}))" for tt in range(256)]
-    scope = {"LANES_PER_ZMM": LANES_PER_ZMM, "load": load, "store": store, "ternary": ternary}
+    scope = {"LANES_PER_VECTOR": LANES_PER_VECTOR, "load": load, "store": store, "ternary": ternary}
     exec("\n".join(lines), scope)  # noqa: S102 - test-local generated source
     return numba.njit(scope["every_immediate"])
 

@@ -10,10 +10,11 @@ against the FIPS tables by their tests):
   three nodes, for CPUs with a 3-input logic instruction (AVX-512's
   ``vpternlogq``), where LLVM matches such expressions to that instruction.
 
-The rule is AVX-512 foundation in the features Numba compiles for (its
-``NUMBA_CPU_FEATURES`` when set, else the host's).  Numba keys its kernel
-cache by the same target, so a cached kernel always holds the circuits this
-rule picks.  Read when the round code first compiles, never per call.
+The rule (``target``) is AVX-512 foundation in the features Numba compiles
+for (its ``NUMBA_CPU_FEATURES`` when set, else the host's).  Numba keys its
+kernel cache by the same target, so a cached kernel always holds the
+circuits this rule picks.  Read when the round code first compiles, never
+per call.
 
 The same rule picks the one-key round code of ``rounds.crypt_into``
 (``EXPLICIT_ZMM``): with AVX-512, ``zmm_rounds``, where each LUT is one
@@ -24,23 +25,8 @@ two-round body); without, the lane loops of ``rounds`` and the gates.
 
 from types import ModuleType
 
-import numba
-from llvmlite import binding
-
 from . import sbox_circuits_gen, sbox_luts_gen
-
-
-def target_features() -> list[str]:
-    """The ``+feature`` / ``-feature`` list Numba's code generator targets."""
-    features = numba.config.CPU_FEATURES
-    if features is None:
-        features = binding.get_host_cpu_features().flatten()
-    return features.split(",")
-
-
-def has_ternary_logic(features: list[str]) -> bool:
-    """Whether the target has ``vpternlogq`` (AVX-512 foundation)."""
-    return "+avx512f" in features
+from .target import AVX512, has_ternary_logic, target_features
 
 
 def choose(features: list[str]) -> ModuleType:
@@ -54,4 +40,4 @@ circuits: ModuleType = choose(target_features())
 #: Whether the one-key rounds run as explicit 512-bit vector code with one
 #: ``vpternlogq`` per LUT (``zmm_rounds``) rather than as lane loops LLVM
 #: vectorises: the same rule, as the instruction exists exactly there.
-EXPLICIT_ZMM: bool = has_ternary_logic(target_features())
+EXPLICIT_ZMM: bool = AVX512

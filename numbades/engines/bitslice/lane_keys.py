@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "f0bd49e49c63047759ab86967dccbf25a55aa1427f4e972f0f23365e8bc5fbd4"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "24b25f5ec29b6a1bb55cbb8dda6d32c3c4f2aa5ea43b2888e0ae207896b1ba33"  # see tools/stamp_kernel_sources.py
 
 
 @inline

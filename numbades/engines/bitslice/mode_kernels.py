@@ -37,7 +37,6 @@ from ..chains import (
 )
 from ..jit import always_inline, inline
 from . import zmm
-from .circuit_choice import EXPLICIT_ZMM
 from .prefetch import next_pass, nothing_ahead
 from .rounds import crypt_into, crypt_work
 from .transpose import (
@@ -55,7 +54,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .zmm_passes import PLAIN_ROWS, WORK_ROW, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "60ab4827dfe68917c2bd519d332eb5196cdf8d050f738deb595692791e5543b2"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "12af40296bd7e308e224e9827bdb9716606c29286c1f5355ea97c05dae708012"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -105,29 +104,16 @@ def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
 
 
 @inline
-def _ctr_chunk(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None:
-    """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count (``rows`` unused)."""
-    always_inline()
-    prefer_wide_vectors()
-    _add_const(_INDEX_PLANES, c0 + np.uint64(start), buf, xor)
-    crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start + BLOCKS))
-    transpose64(buf)
-    flat = buf.reshape(BLOCKS)
-    for b in range(count):
-        dst[start + b] = src[start + b] ^ flat[b]
-
-
-@inline
-def _add_const_zmm(c: np.uint64, out: np.ndarray, rows: np.ndarray) -> None:
+def _add_const_to_work(c: np.uint64, out: np.ndarray, rows: np.ndarray) -> None:
     """Row rows[i] of the flat ``out`` = plane i of (_INDEX_PLANES + c): ``_add_const``
-    on explicit 512-bit vectors, into the work array (``rows = zmm_passes.WORK_ROW``).
+    on explicit vectors, into the work array (``rows = zmm_passes.WORK_ROW``).
 
-    Eight lanes at a time with the carry in a register: a load, two XORs
-    and a majority (one ``vpternlogq``) per plane.
+    A vector of lanes at a time with the carry in a register: a load, two
+    XORs and a majority (one ``vpternlogq`` with AVX-512) per plane.
     """
     always_inline()
     prefer_wide_vectors()
-    for lane in range(0, LANES, zmm.LANES_PER_ZMM):
+    for lane in range(0, LANES, zmm.LANES_PER_VECTOR):
         carry = zmm.splat(np.uint64(0))
         for i in range(64):
             k = zmm.splat(np.uint64(0) - ((c >> np.uint64(i)) & np.uint64(1)))
@@ -137,13 +123,16 @@ def _add_const_zmm(c: np.uint64, out: np.ndarray, rows: np.ndarray) -> None:
 
 
 @inline
-def _ctr_chunk_zmm(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None:
-    """``_ctr_chunk`` with the counters added straight into the work array and the
-    keystream transposed out on explicit 512-bit vectors (``zmm_passes``); ``rows``:
-    ``zmm_passes.work_rows(xor)``."""
+def _ctr_pass(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None:
+    """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count.
+
+    The counters are added straight into the work array and the keystream is
+    transposed out on explicit vectors (``zmm_passes``); ``rows``:
+    ``zmm_passes.work_rows(xor)``.
+    """
     always_inline()
     prefer_wide_vectors()
-    _add_const_zmm(c0 + np.uint64(start), work, WORK_ROW)
+    _add_const_to_work(c0 + np.uint64(start), work, WORK_ROW)
     crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
     flat = buf.reshape(BLOCKS)
     if count == BLOCKS:  # the keystream transposed straight into dst, XORed with src
@@ -152,10 +141,6 @@ def _ctr_chunk_zmm(src, dst, start, count, kplanes, c0, xor, rows, buf, work) ->
     work_to_words(work, rows, flat, PLAIN_ROWS, flat, 0, None, 0)
     for b in range(count):
         dst[start + b] = src[start + b] ^ flat[b]
-
-
-#: The CTR pass: explicit 512-bit vectors where the target has AVX-512.
-_ctr_pass = _ctr_chunk_zmm if EXPLICIT_ZMM else _ctr_chunk
 
 
 @numba.njit(nogil=True, cache=True)
@@ -201,9 +186,9 @@ def _xor_previous_and_store(buf, src, dst, start, count, prev) -> None:
 
 
 @inline
-def _cbcd_chunk_zmm(src, dst, start, count, prev, kplanes, xor, rows, buf, work,
-                    before) -> np.uint64:
-    """``_cbcd_chunk`` with a full pass's transposes fused on explicit 512-bit vectors.
+def _cbcd_pass(src, dst, start, count, prev, kplanes, xor, rows, buf, work,
+               before) -> np.uint64:
+    """``_cbcd_chunk`` with a full pass's transposes fused on explicit vectors.
 
     ``rows``: ``zmm_passes.work_rows(xor)``; ``before``: cache-line-aligned
     scratch of ``BLOCKS + 8`` words.  A short last pass takes the lane loops.
@@ -232,17 +217,6 @@ def _cbcd_chunk_zmm(src, dst, start, count, prev, kplanes, xor, rows, buf, work,
     return last
 
 
-@inline
-def _cbcd_chunk_lanes(src, dst, start, count, prev, kplanes, xor, rows, buf, work,
-                      before) -> np.uint64:
-    """``_cbcd_chunk`` under the signature of ``_cbcd_chunk_zmm`` (``rows``, ``before`` unused)."""
-    always_inline()
-    prefer_wide_vectors()
-    return _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work)
-
-
-#: The CBC-decryption pass: fused on explicit 512-bit vectors where the target has AVX-512.
-_cbcd_pass = _cbcd_chunk_zmm if EXPLICIT_ZMM else _cbcd_chunk_lanes
 
 
 @numba.njit(nogil=True, cache=True)

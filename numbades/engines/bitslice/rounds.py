@@ -54,7 +54,7 @@ from .wiring import P_ROW as _P_ROW
 from .wiring import SALT_PLANE as _SALT_PLANE
 from .zmm_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "2f5df5930377981300594c9052ebc1ad64fea5840c7a0e6a7dc70212ff0e756a"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "4e08c9d2d64b92ba6897a77a86326fa71facfca500dec6a1e05219690daa9985"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.
@@ -306,28 +306,17 @@ def crypt_planes(planes: np.ndarray, kplanes: np.ndarray) -> None:
 
 
 @numba.njit(nogil=True, cache=True)
-def _zmm_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
+def _fused_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
     """A full pass with the transposes reading src and writing dst directly (``zmm_passes``).
 
-    ``rows``: ``zmm_passes.work_rows(xor)``.
+    Every full pass of ``ecb`` on every target (512-bit vectors with AVX-512,
+    256-bit elsewhere); ``rows``: ``zmm_passes.work_rows(xor)``.
     """
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
     words_to_work(src, start, flat, PLAIN_ROWS, rows, work, None, 0)
     crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
     work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, None, 0)
-
-
-@numba.njit(nogil=True, cache=True)
-def _lane_loop_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
-    """A full pass through the lane loops (``_ecb_chunk``)."""
-    prefer_wide_vectors()
-    _ecb_chunk(src, dst, start, BLOCKS, kplanes, xor, buf, work)
-
-
-#: The full passes of ``ecb``: fused transposes on explicit 512-bit vectors
-#: where the target has AVX-512, the lane loops elsewhere.
-_full_pass = _zmm_ecb_pass if EXPLICIT_ZMM else _lane_loop_ecb_pass
 
 
 @numba.njit(nogil=True, cache=True)
@@ -343,6 +332,6 @@ def ecb(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, swap: bool) -> No
     work = new_work()
     full = n - n % BLOCKS
     for start in range(0, full, BLOCKS):
-        _full_pass(src, dst, start, kplanes, xor, rows, buf, work)
+        _fused_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work)
     if full < n:
         _ecb_chunk(src, dst, full, n - full, kplanes, xor, buf, work)

@@ -1,4 +1,4 @@
-"""Explicit 512-bit vectors for the AVX-512 round code: one ``vpternlogq`` per LUT.
+"""Explicit vectors for the bitslice kernels: one ``vpternlogq`` per LUT, fused transposes.
 
 LLVM vectorises the plain lane loops of ``rounds`` on its own, but it
 rebuilds the 3-input-LUT programs from ``& | ^ ~`` expressions: after its
@@ -8,14 +8,17 @@ LUT is a call of ``ternary(a, b, c, tt)``, which compiles to exactly one
 ``llvm.x86.avx512.pternlog.q.512`` (``vpternlogq``) with ``tt`` as its
 immediate, so the instruction count is the circuit's LUT count.
 
-``Zmm`` is eight uint64 lanes as one LLVM ``<8 x i64>`` value, and the
-functions below are all the kernels need of it: ``load`` and ``store`` of
-eight consecutive words of a 1-D uint64 array, ``splat`` of a word, ``xor``
-and ``ternary``.  They exist only compiled (``ternary`` also runs in plain
-Python on integers, so generated programs can be checked without a CPU that
-has the instruction).  Code using them compiles only for an AVX-512 target
-(``circuit_choice.has_ternary_logic``): the intrinsic has no lowering
-elsewhere.
+``Zmm`` is ``LANES_PER_VECTOR`` uint64 lanes as one LLVM vector value: eight
+(a zmm register) where the target has AVX-512 (``target.AVX512``), four (a
+ymm register on AVX2) elsewhere, where only the fused transposes of
+``zmm_passes`` use it (the round code there stays in lane loops over the
+2-input circuits).  The functions below are all the kernels need of it:
+``load`` and ``store`` of consecutive words of a 1-D uint64 array,
+``splat`` of a word, ``and_``, ``xor``, constant shifts, two-source byte
+shuffles and ``ternary``.  They exist only compiled (``ternary`` also runs
+in plain Python on integers, so generated programs can be checked without a
+CPU that has the instruction).  Without AVX-512, ``ternary`` lowers to
+2-input operations, which LLVM simplifies.
 """
 
 from llvmlite import ir
@@ -23,17 +26,20 @@ from numba.core import cgutils, types
 from numba.core.datamodel import models, register_default
 from numba.extending import intrinsic, lower_builtin, type_callable
 
-LANES_PER_ZMM = 8
-"""uint64 lanes in one 512-bit register."""
+from .target import AVX512
 
-_VECTOR = ir.VectorType(ir.IntType(64), LANES_PER_ZMM)
+LANES_PER_VECTOR = 8 if AVX512 else 4
+"""uint64 lanes in one explicit vector: a 512-bit register with AVX-512, 256-bit otherwise."""
+
+_VECTOR = ir.VectorType(ir.IntType(64), LANES_PER_VECTOR)
+_VECTOR_BITS = 64 * LANES_PER_VECTOR
 
 
 class Zmm(types.Type):
-    """Numba type of eight uint64 lanes held as one 512-bit vector value."""
+    """Numba type of ``LANES_PER_VECTOR`` uint64 lanes held as one vector value."""
 
     def __init__(self) -> None:
-        super().__init__(name="zmm_u64x8")
+        super().__init__(name=f"zmm_u64x{LANES_PER_VECTOR}")
 
 
 zmm = Zmm()
@@ -58,7 +64,7 @@ def _element_pointer(context, builder, arr_type, arr, index):
 
 @intrinsic
 def load(typingctx, arr, index):
-    """Words ``arr[index : index + 8]`` as one vector (no bounds check: kernel-internal)."""
+    """Words ``arr[index : index + LANES_PER_VECTOR]`` as one vector (no bounds check)."""
     if not (_words_array(arr) and isinstance(index, types.Integer)):
         return None
 
@@ -71,7 +77,7 @@ def load(typingctx, arr, index):
 
 @intrinsic
 def store(typingctx, arr, index, value):
-    """Write ``value`` to ``arr[index : index + 8]`` (no bounds check: kernel-internal)."""
+    """Write ``value`` to ``arr[index : index + LANES_PER_VECTOR]`` (no bounds check)."""
     if not (_words_array(arr) and isinstance(index, types.Integer) and value == zmm):
         return None
 
@@ -85,7 +91,7 @@ def store(typingctx, arr, index, value):
 
 @intrinsic
 def splat(typingctx, word):
-    """``word`` in all eight lanes (a key-bit mask, broadcast once per S-box)."""
+    """``word`` in every lane (a key-bit mask, broadcast once per S-box)."""
     if not isinstance(word, types.Integer):
         return None
 
@@ -93,7 +99,7 @@ def splat(typingctx, word):
         value = context.cast(builder, args[0], word, types.uint64)
         lanes = cgutils.get_null_value(_VECTOR)
         lanes = builder.insert_element(lanes, value, ir.Constant(ir.IntType(32), 0))
-        mask = ir.Constant(ir.VectorType(ir.IntType(32), LANES_PER_ZMM), [0] * LANES_PER_ZMM)
+        mask = ir.Constant(ir.VectorType(ir.IntType(32), LANES_PER_VECTOR), [0] * LANES_PER_VECTOR)
         return builder.shuffle_vector(lanes, lanes, mask)
 
     return zmm(word), codegen
@@ -108,7 +114,7 @@ def shift_left(typingctx, a, bits):
     """Each lane shifted left by the constant ``bits`` (0..63), zeros in."""
     if not (a == zmm and _literal_int(bits, tuple(range(64)))):
         return None
-    count = ir.Constant(_VECTOR, [bits.literal_value] * LANES_PER_ZMM)
+    count = ir.Constant(_VECTOR, [bits.literal_value] * LANES_PER_VECTOR)
 
     def codegen(context, builder, signature, args):
         return builder.shl(args[0], count)
@@ -121,7 +127,7 @@ def shift_right(typingctx, a, bits):
     """Each lane shifted right (logically) by the constant ``bits`` (0..63)."""
     if not (a == zmm and _literal_int(bits, tuple(range(64)))):
         return None
-    count = ir.Constant(_VECTOR, [bits.literal_value] * LANES_PER_ZMM)
+    count = ir.Constant(_VECTOR, [bits.literal_value] * LANES_PER_VECTOR)
 
     def codegen(context, builder, signature, args):
         return builder.lshr(args[0], count)
@@ -136,7 +142,7 @@ def _pack(high: bool):
         if not (a == zmm and b == zmm and _literal_int(width, (8, 16, 32))):
             return None
         bits = width.literal_value
-        count = 512 // bits
+        count = _VECTOR_BITS // bits
         part = ir.VectorType(ir.IntType(bits), count)
         # element i of the result: even i from a, odd i from b (the one just below it)
         mask = [i + high if i % 2 == 0 else count + i - 1 + high for i in range(count)]
@@ -161,6 +167,18 @@ two-source shuffle each.
 """
 pack_high = intrinsic(_pack(True))
 pack_high.__doc__ = """Each 2*width-bit field is (a's high half, b's high half above it): see ``pack_low``."""
+
+
+@intrinsic
+def and_(typingctx, a, b):
+    """Lane-wise ``a & b``."""
+    if not (a == zmm and b == zmm):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return builder.and_(args[0], args[1])
+
+    return zmm(a, b), codegen
 
 
 @intrinsic
@@ -209,8 +227,20 @@ def _type_ternary(context):
 
 @lower_builtin(ternary, Zmm, Zmm, Zmm, types.IntegerLiteral)
 def _lower_ternary(context, builder, signature, args):
+    if not AVX512:
+        return _ternary_from_gates(builder, *args[:3], signature.args[3].literal_value)
     i32 = ir.IntType(32)
     fnty = ir.FunctionType(_VECTOR, [_VECTOR, _VECTOR, _VECTOR, i32])
     fn = cgutils.get_or_insert_function(builder.module, fnty, "llvm.x86.avx512.pternlog.q.512")
     immediate = ir.Constant(i32, signature.args[3].literal_value)
     return builder.call(fn, [args[0], args[1], args[2], immediate])
+
+
+def _ternary_from_gates(builder, a, b, c, tt: int):
+    """``ternary`` without ``vpternlogq``: the OR of the table's minterms, which LLVM reduces."""
+    out = cgutils.get_null_value(_VECTOR)
+    for row in range(8):
+        if tt >> row & 1:
+            term = builder.and_(a if row & 4 else builder.not_(a), b if row & 2 else builder.not_(b))
+            out = builder.or_(out, builder.and_(term, c if row & 1 else builder.not_(c)))
+    return out

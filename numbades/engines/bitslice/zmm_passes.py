@@ -1,4 +1,4 @@
-"""A whole ECB pass on explicit 512-bit vectors: four passes over memory fewer.
+"""A whole pass on explicit vectors: four passes over memory fewer.
 
 The lane-loop pass (``rounds._ecb_chunk``) copies the input into a plane
 array, transposes it in place (two passes of three delta-swap stages),
@@ -11,22 +11,25 @@ gone.  (Fused into lane loops the same idea was slower: LLVM could not prove
 the input and the scratch apart; explicit loads and stores leave it nothing
 to prove.)
 
-The stages are those of ``transpose.transpose64``, the same function: at
-the byte-granular distances (32, 16, 8) each output of a delta swap is one
-two-source shuffle (``zmm.pack_low`` / ``pack_high``), at the bit distances
-(4, 2, 1) a shift and a bit-select (``vpternlogq``).  Compiled for AVX-512
-targets only (``circuit_choice.EXPLICIT_ZMM``), for full passes; a short last
-pass takes the lane-loop route.
+The stages are those of ``transpose.transpose64``, the same function.  With
+AVX-512 (512-bit vectors) each output of a delta swap at the byte-granular
+distances (32, 16, 8) is one two-source shuffle (``zmm.pack_low`` /
+``pack_high``), at the bit distances (4, 2, 1) a shift and a bit-select
+(``vpternlogq``); elsewhere (256-bit vectors, e.g. AVX2) every stage is the
+six-operation delta swap.  Used for full passes on every target; a short
+last pass takes the lane-loop route.
 """
 
 import numpy as np
 
 from ...des import fips
 from ..jit import always_inline, inline
+from .target import AVX512
 from .transpose import LANES
 from .vector_width import prefer_wide_vectors
 from .zmm import (
-    LANES_PER_ZMM,
+    LANES_PER_VECTOR,
+    and_,
     load,
     pack_high,
     pack_low,
@@ -58,21 +61,53 @@ def work_rows(xor: int) -> np.ndarray:
     return rows
 
 
+#: Each field's low half, for the byte-granular distances without AVX-512.
+_LOW32 = np.uint64(0x00000000FFFFFFFF)
+_LOW16 = np.uint64(0x0000FFFF0000FFFF)
+_LOW8 = np.uint64(0x00FF00FF00FF00FF)
+
+
 @inline
-def _swap_bytes(a, b, width):
-    """Delta swap of rows a (lower) and b at byte-granular distance ``width``."""
+def _delta_swap(a, b, bits, low):
+    """The classic delta swap in 2-input operations: six for both outputs."""
     always_inline()
     prefer_wide_vectors()
-    return pack_low(a, b, width), pack_high(a, b, width)
+    t = and_(xor(shift_right(a, bits), b), low)
+    return xor(a, shift_left(t, bits)), xor(b, t)
+
+
+@inline
+def _swap_bytes(a, b, width):
+    """Delta swap of rows a (lower) and b at byte-granular distance ``width``.
+
+    AVX-512: one two-source shuffle per output (``vpermt2d/w/b``); AVX2 has no
+    such shuffle across two registers, and a delta swap beat what LLVM made of
+    the shuffles there (byte shuffles, unpacks and blends).
+    """
+    always_inline()
+    prefer_wide_vectors()
+    if AVX512:  # a constant: one branch compiles
+        return pack_low(a, b, width), pack_high(a, b, width)
+    if width == 32:
+        return _delta_swap(a, b, 32, splat(_LOW32))
+    if width == 16:
+        return _delta_swap(a, b, 16, splat(_LOW16))
+    return _delta_swap(a, b, 8, splat(_LOW8))
 
 
 @inline
 def _swap_bits(a, b, bits, low):
-    """Delta swap of rows a (lower) and b at bit distance ``bits``; ``low``: each field's low half."""
+    """Delta swap of rows a (lower) and b at bit distance ``bits``; ``low``: each field's low half.
+
+    AVX-512: a shift and a bit-select ``vpternlogq`` per output; elsewhere the
+    six-operation delta swap (a select costs three 2-input operations).
+    """
     always_inline()
     prefer_wide_vectors()
-    return (ternary(low, a, shift_left(b, bits), _SELECT),
-            ternary(low, shift_right(a, bits), b, _SELECT))
+    if AVX512:
+        return (ternary(low, a, shift_left(b, bits), _SELECT),
+                ternary(low, shift_right(a, bits), b, _SELECT))
+    return _delta_swap(a, b, bits, low)
 
 
 @inline
@@ -193,10 +228,10 @@ def words_to_work(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.n
     prefer_wide_vectors()
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
     for b in range(8):
-        for lane in range(0, lanes, LANES_PER_ZMM):
+        for lane in range(0, lanes, LANES_PER_VECTOR):
             _byte_stages(src, start, buf, 0, b, lane, None, 0, keep, keep0)
     for c in range(8):
-        for lane in range(0, lanes, LANES_PER_ZMM):
+        for lane in range(0, lanes, LANES_PER_VECTOR):
             _bit_stages(buf, plain_rows, work, work_rows, 8 * c, lane)
 
 
@@ -212,8 +247,8 @@ def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
     prefer_wide_vectors()
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
     for c in range(8):
-        for lane in range(0, lanes, LANES_PER_ZMM):
+        for lane in range(0, lanes, LANES_PER_VECTOR):
             _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane)
     for b in range(8):
-        for lane in range(0, lanes, LANES_PER_ZMM):
+        for lane in range(0, lanes, LANES_PER_VECTOR):
             _byte_stages(buf, 0, dst, start, b, lane, mix, mix0, None, 0)

@@ -18,7 +18,7 @@ from .sbox_dispatch import sbox_function
 from .transpose import LANES
 from .vector_width import prefer_wide_vectors
 from .wiring import E_ROW, P_ROW
-from .zmm import LANES_PER_ZMM, load, splat, store, xor
+from .zmm import LANES_PER_VECTOR, load, splat, store, xor
 
 _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
 
@@ -52,7 +52,7 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int, ahead: tuple,
     # was four times the code to compile).
     lanes = w.shape[0] // 64
     prefetch_slot(ahead, first + WORDS_PER_SLOT * box)
-    for lane in range(0, lanes, LANES_PER_ZMM):
+    for lane in range(0, lanes, LANES_PER_VECTOR):
         o = _sbox(box, (xor(load(w, e1 + lane), k1), xor(load(w, e2 + lane), k2),
                         xor(load(w, e3 + lane), k3), xor(load(w, e4 + lane), k4),
                         xor(load(w, e5 + lane), k5), xor(load(w, e6 + lane), k6)))
@@ -82,7 +82,7 @@ def _swap_halves(w: np.ndarray) -> None:
     """Exchange L and R in the work array (the swap between DES passes)."""
     always_inline()
     prefer_wide_vectors()
-    for i in range(0, _HALF, LANES_PER_ZMM):
+    for i in range(0, _HALF, LANES_PER_VECTOR):
         a = load(w, i)
         store(w, i, load(w, _HALF + i))
         store(w, _HALF + i, a)
