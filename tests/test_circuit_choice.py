@@ -12,6 +12,8 @@ import subprocess
 import sys
 import textwrap
 
+import pytest
+
 from numbades.engines.bitslice import circuit_choice, rounds, sbox_circuits_gen, sbox_luts_gen
 
 
@@ -96,4 +98,59 @@ def test_the_other_circuit_set_runs_correctly_in_the_kernels(tmp_path):
     assert results == {
         "des-ecb": "True", "des-ctr": "True", "3des-cbc-decrypt": "True",
         "key-per-lane-ecb": "True",
+    }
+
+
+_AVX512_OFF = ("avx512", "amx", "avxvnni", "avxifma", "avxneconvert", "evex512", "avx10")
+
+_AVX2_BUILD = textwrap.dedent("""
+    import numpy as np
+    from Crypto.Cipher import DES, DES3
+    import numbades
+    from numbades.engines.bitslice import circuit_choice, zmm
+
+    print("build", circuit_choice.circuits.__name__.rsplit(".", 1)[-1], zmm.LANES_PER_VECTOR)
+    rng = np.random.default_rng(11)
+    key8, key24, iv = rng.bytes(8), rng.bytes(24), rng.bytes(8)
+    data = rng.integers(0, 256, 8 * 4500, dtype=np.uint8)  # two full passes and a short one
+    raw = data.tobytes()
+    des = numbades.DES(key8, variant="bitslice")
+    tdes = numbades.TripleDES(key24, variant="bitslice")
+    in_place = np.frombuffer(bytearray(raw), dtype=np.uint8)
+    des.decrypt(in_place, "cbc", iv=iv, out=in_place)
+    checks = {
+        "des-ecb": (des.encrypt(data).tobytes(), DES.new(key8, DES.MODE_ECB).encrypt(raw)),
+        "des-ctr": (des.encrypt(data, "ctr", iv=iv).tobytes(),
+                    DES.new(key8, DES.MODE_CTR, nonce=b"",
+                            initial_value=int.from_bytes(iv, "big")).encrypt(raw)),
+        "3des-cbc-decrypt": (tdes.decrypt(data, "cbc", iv=iv).tobytes(),
+                             DES3.new(key24, DES3.MODE_CBC, iv=iv).decrypt(raw)),
+        "des-cbc-decrypt-in-place": (in_place.tobytes(),
+                                     DES.new(key8, DES.MODE_CBC, iv=iv).decrypt(raw)),
+    }
+    for name, (got, want) in checks.items():
+        print(name, got == want)
+""")
+
+
+@pytest.mark.skipif("+avx2" not in circuit_choice.target_features(),
+                    reason="runs AVX2 code, so needs an AVX2 host")
+def test_an_avx2_build_runs_the_fused_passes_correctly(tmp_path):
+    """AVX-512 switched off in Numba's target features: 2-input circuits, 256-bit explicit
+    vectors in the fused passes (their AVX2-only code), checked against pycryptodome."""
+    features = ",".join(
+        "-" + f[1:] if f.startswith("+") and f[1:].startswith(_AVX512_OFF) else f
+        for f in circuit_choice.target_features()
+    )
+    env = dict(os.environ, NUMBA_CPU_NAME="haswell", NUMBA_CPU_FEATURES=features,
+               NUMBA_CACHE_DIR=str(tmp_path), NUMBADES_BACKGROUND_COMPILE="0",
+               NUMBADES_CACHE_DIR=str(tmp_path / "numbades"))
+    done = subprocess.run([sys.executable, "-c", _AVX2_BUILD], env=env,
+                          capture_output=True, text=True, timeout=900, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    first, *lines = done.stdout.strip().split("\n")
+    assert first == "build sbox_circuits_gen 4"
+    assert dict(line.split() for line in lines) == {
+        "des-ecb": "True", "des-ctr": "True", "3des-cbc-decrypt": "True",
+        "des-cbc-decrypt-in-place": "True",
     }
