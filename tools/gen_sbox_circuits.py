@@ -620,6 +620,16 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: steps allowed) gave nothing on S1 and S2 in 13 minutes (stopped); with
 #: ``--reroute-outputs 4-15 --reroute-variants 1,2,3`` and those prefixes
 #: (1500 s): S5 54, 50.375; ``--reroute-variants 4`` (239 s) and ``5`` (245 s): nothing.
+#: Pairs over all 120 prefixes and the free search, ``--reroute-search
+#: --reroute-outputs 4-15 --jobs 1 --boxes B`` per box (one core): nothing on
+#: any box (S1 317 s, S2 308, S3 632, S4 140, S5 257, S6 673, S7 373, S8 414).
+#: Single outputs with the wider rebuild (:data:`WIDE_VARIANTS`),
+#: ``--reroute-outputs 0-3 --reroute-variants 3000`` and the eleven prefixes
+#: above, per box: nothing on S1, S5, S3, S6 (29, 21, 33, 51 s); pairs the same
+#: way (``--reroute-outputs 4-15 --reroute-variants 3000``): nothing on S1 (123 s),
+#: S5 (109 s), S3 (155 s), S6 (238 s).  Triples (:data:`OUTPUT_TRIPLES`),
+#: ``--reroute-outputs 16-39`` with the eleven prefixes: nothing on S1 (173 s)
+#: and S5 (171 s); S3 was stopped (time box).
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36),),
     1: ((2, 17),),
@@ -856,14 +866,41 @@ def apply_reroutes(box: int, circ: Circuit, steps: Sequence[tuple[int, int]]) ->
 #: rebuilt together (the first, then the second) with one selector order.
 OUTPUT_PAIRS: tuple[tuple[int, int], ...] = tuple(itertools.permutations(range(4), 2))
 
+#: Rip-up "outputs" 16..39: ordered triples of outputs (only one output's
+#: gates are kept, the other three are rebuilt over them in this order).
+OUTPUT_TRIPLES: tuple[tuple[int, int, int], ...] = tuple(itertools.permutations(range(4), 3))
+
 #: Reroute rng variants from this number on also offer :func:`lib_leaf`
 #: (``Params.lib_leaf``) in the rebuilt outputs.
 LIB_VARIANT = 1000
 
+#: Reroute rng variants from ``WIDE_VARIANTS[i][0]`` on (and below the next
+#: entry) rebuild with the wider search ``WIDE_VARIANTS[i][1]`` (more mux
+#: options tried at the upper depths) and without :func:`lib_leaf`.
+WIDE_VARIANTS: tuple[tuple[int, tuple[int, ...]], ...] = (
+    (2000, (6, 6, 2, 1)),
+    (3000, (6, 6, 6, 1)),
+)
+
+
+def reroute_params(variant: int) -> tuple[tuple[int, ...], bool]:
+    """(widths, lib_leaf) of a :func:`reroute` with a selector order and rng ``variant``."""
+    widths: tuple[int, ...] = (6, 2, 1)
+    lib = variant >= LIB_VARIANT
+    for first, wide in WIDE_VARIANTS:
+        if variant >= first:
+            widths, lib = wide, False
+    return widths, lib
+
 
 def ripped(k: int) -> tuple[int, ...]:
-    """The outputs a :func:`reroute` step ``k`` rebuilds (0..3 one, 4..15 a pair)."""
-    return (k,) if k < 4 else OUTPUT_PAIRS[k - 4]
+    """The outputs a :func:`reroute` step ``k`` rebuilds (0..3 one, 4..15 a pair,
+    16..39 a triple)."""
+    if k < 4:
+        return (k,)
+    if k < 4 + len(OUTPUT_PAIRS):
+        return OUTPUT_PAIRS[k - 4]
+    return OUTPUT_TRIPLES[k - 4 - len(OUTPUT_PAIRS)]
 
 
 def reroute(
@@ -874,16 +911,18 @@ def reroute(
     ``order`` is the selector order for the rebuilt output (None: free
     search), ``variant`` picks the rng of the option shuffle; the result is
     post-optimised by :func:`resub` and :func:`tools.sbox_polarity.fix_polarity`.
-    ``k`` >= 4 rips up a pair of outputs (:data:`OUTPUT_PAIRS`), and variants
-    from :data:`LIB_VARIANT` on use :func:`lib_leaf` too.
+    ``k`` >= 4 rips up a pair of outputs (:data:`OUTPUT_PAIRS`), ``k`` >= 16 a
+    triple (:data:`OUTPUT_TRIPLES`), and variants
+    from :data:`LIB_VARIANT` on use :func:`lib_leaf` too (from the first
+    :data:`WIDE_VARIANTS` on, a wider search instead).
     """
     targets = box_targets(box)
     ks = ripped(k)
     others = [j for j in range(4) if j not in ks]
     st = state_of(circ, others)
-    lib = variant >= LIB_VARIANT
+    widths, lib = reroute_params(variant)
     if order is not None:
-        params = Params((6, 2, 1), order=order, lib_leaf=lib)
+        params = Params(widths, order=order, lib_leaf=lib)
     else:
         params = Params((12, 2, 1), lib_leaf=lib)
     rng = _reroute_rng(box, k, variant)
@@ -1110,7 +1149,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--reroute-outputs",
         default="0-3",
         help="with --reroute-search: rip-up steps to try, 0-3 single outputs, 4-15 ordered "
-        "pairs of outputs (OUTPUT_PAIRS)",
+        "pairs of outputs (OUTPUT_PAIRS), 16-39 ordered triples (OUTPUT_TRIPLES)",
     )
     ap.add_argument(
         "--reroute-plateau",
