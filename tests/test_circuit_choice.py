@@ -41,9 +41,37 @@ def test_numba_cpu_features_decide_the_set(tmp_path):
     assert names == {"avx512": "sbox_luts_gen", "avx2": "sbox_circuits_gen"}
 
 
-_OTHER_SET_IN_THE_KERNELS = textwrap.dedent("""
+#: Both subprocess scripts start with this: ECB, CTR and 3DES CBC decryption on
+#: the bitslice engine against pycryptodome.  ``numbades`` is passed in, so a
+#: script can patch the kernels before it imports the package.
+_PYCRYPTODOME_CHECKS = textwrap.dedent("""
     import numpy as np
     from Crypto.Cipher import DES, DES3
+
+    def standard_checks(numbades, rng, blocks):
+        key8, key24, iv = rng.bytes(8), rng.bytes(24), rng.bytes(8)
+        data = rng.integers(0, 256, 8 * blocks, dtype=np.uint8)
+        raw = data.tobytes()
+        des = numbades.DES(key8, variant="bitslice")
+        tdes = numbades.TripleDES(key24, variant="bitslice")
+        checks = {
+            "des-ecb": (des.encrypt(data).tobytes(), DES.new(key8, DES.MODE_ECB).encrypt(raw)),
+            "des-ctr": (des.encrypt(data, "ctr", iv=iv).tobytes(),
+                        DES.new(key8, DES.MODE_CTR, nonce=b"",
+                                initial_value=int.from_bytes(iv, "big")).encrypt(raw)),
+            "3des-cbc-decrypt": (tdes.decrypt(data, "cbc", iv=iv).tobytes(),
+                                 DES3.new(key24, DES3.MODE_CBC, iv=iv).decrypt(raw)),
+        }
+        return des, key8, iv, raw, checks
+
+    def report(checks):
+        for name, (got, want) in checks.items():
+            print(name, got == want)
+""")
+STANDARD_CHECKS_PASS = {"des-ecb": "True", "des-ctr": "True", "3des-cbc-decrypt": "True"}
+
+
+_OTHER_SET_IN_THE_KERNELS = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
     from numbades.engines.bitslice import (
         circuit_choice, rounds, sbox_circuits_gen, sbox_dispatch, sbox_luts_gen,
     )
@@ -58,19 +86,7 @@ _OTHER_SET_IN_THE_KERNELS = textwrap.dedent("""
 
     import numbades
     rng = np.random.default_rng(7)
-    key8, key24, iv = rng.bytes(8), rng.bytes(24), rng.bytes(8)
-    data = rng.integers(0, 256, 8 * 2500, dtype=np.uint8)  # a full pass and a short one
-    raw = data.tobytes()
-    des = numbades.DES(key8, variant="bitslice")
-    tdes = numbades.TripleDES(key24, variant="bitslice")
-    checks = {
-        "des-ecb": (des.encrypt(data).tobytes(), DES.new(key8, DES.MODE_ECB).encrypt(raw)),
-        "des-ctr": (des.encrypt(data, "ctr", iv=iv).tobytes(),
-                    DES.new(key8, DES.MODE_CTR, nonce=b"",
-                            initial_value=int.from_bytes(iv, "big")).encrypt(raw)),
-        "3des-cbc-decrypt": (tdes.decrypt(data, "cbc", iv=iv).tobytes(),
-                             DES3.new(key24, DES3.MODE_CBC, iv=iv).decrypt(raw)),
-    }
+    *_, checks = standard_checks(numbades, rng, 2500)  # a full pass and a short one
     keys = rng.integers(0, 256, (300, 8), dtype=np.uint8)
     rows = rng.integers(0, 256, (300, 8), dtype=np.uint8)
     lanes = numbades.DESArray(keys).encrypt(rows)
@@ -79,8 +95,7 @@ _OTHER_SET_IN_THE_KERNELS = textwrap.dedent("""
         b"".join(DES.new(k.tobytes(), DES.MODE_ECB).encrypt(r.tobytes()) for k, r in zip(keys, rows)),
     )
     print(other.__name__.rsplit(".", 1)[-1])
-    for name, (got, want) in checks.items():
-        print(name, got == want)
+    report(checks)
 """)
 
 
@@ -96,40 +111,27 @@ def test_the_other_circuit_set_runs_correctly_in_the_kernels(tmp_path):
     assert other != circuit_choice.circuits.__name__.rsplit(".", 1)[-1]
     results = dict(line.split() for line in lines[1:] if line)
     assert results == {
-        "des-ecb": "True", "des-ctr": "True", "3des-cbc-decrypt": "True",
+        **STANDARD_CHECKS_PASS,
         "key-per-lane-ecb": "True",
     }
 
 
 _AVX512_OFF = ("avx512", "amx", "avxvnni", "avxifma", "avxneconvert", "evex512", "avx10")
 
-_AVX2_BUILD = textwrap.dedent("""
-    import numpy as np
-    from Crypto.Cipher import DES, DES3
+_AVX2_BUILD = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
     import numbades
     from numbades.engines.bitslice import circuit_choice, zmm
+    from numbades.tuning import policy
 
-    print("build", circuit_choice.circuits.__name__.rsplit(".", 1)[-1], zmm.LANES_PER_VECTOR)
+    print("build", circuit_choice.circuits.__name__.rsplit(".", 1)[-1], zmm.LANES_PER_VECTOR,
+          policy.BITSLICE_THRESHOLD_BLOCKS)
     rng = np.random.default_rng(11)
-    key8, key24, iv = rng.bytes(8), rng.bytes(24), rng.bytes(8)
-    data = rng.integers(0, 256, 8 * 4500, dtype=np.uint8)  # two full passes and a short one
-    raw = data.tobytes()
-    des = numbades.DES(key8, variant="bitslice")
-    tdes = numbades.TripleDES(key24, variant="bitslice")
+    des, key8, iv, raw, checks = standard_checks(numbades, rng, 4500)  # two full passes + a short one
     in_place = np.frombuffer(bytearray(raw), dtype=np.uint8)
     des.decrypt(in_place, "cbc", iv=iv, out=in_place)
-    checks = {
-        "des-ecb": (des.encrypt(data).tobytes(), DES.new(key8, DES.MODE_ECB).encrypt(raw)),
-        "des-ctr": (des.encrypt(data, "ctr", iv=iv).tobytes(),
-                    DES.new(key8, DES.MODE_CTR, nonce=b"",
-                            initial_value=int.from_bytes(iv, "big")).encrypt(raw)),
-        "3des-cbc-decrypt": (tdes.decrypt(data, "cbc", iv=iv).tobytes(),
-                             DES3.new(key24, DES3.MODE_CBC, iv=iv).decrypt(raw)),
-        "des-cbc-decrypt-in-place": (in_place.tobytes(),
-                                     DES.new(key8, DES.MODE_CBC, iv=iv).decrypt(raw)),
-    }
-    for name, (got, want) in checks.items():
-        print(name, got == want)
+    checks["des-cbc-decrypt-in-place"] = (in_place.tobytes(),
+                                          DES.new(key8, DES.MODE_CBC, iv=iv).decrypt(raw))
+    report(checks)
 """)
 
 
@@ -149,8 +151,8 @@ def test_an_avx2_build_runs_the_fused_passes_correctly(tmp_path):
                           capture_output=True, text=True, timeout=900, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
     first, *lines = done.stdout.strip().split("\n")
-    assert first == "build sbox_circuits_gen 4"
+    # 2-input circuits, 256-bit vectors, and auto's threshold for an AVX2 pass
+    assert first == "build sbox_circuits_gen 4 384"
     assert dict(line.split() for line in lines) == {
-        "des-ecb": "True", "des-ctr": "True", "3des-cbc-decrypt": "True",
-        "des-cbc-decrypt-in-place": "True",
+        **STANDARD_CHECKS_PASS, "des-cbc-decrypt-in-place": "True",
     }

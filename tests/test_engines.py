@@ -12,6 +12,7 @@ from Crypto.Cipher import DES as RefDES
 import numbades
 from numbades.engines import chains
 from numbades.engines import registry as _engines
+from numbades.engines.bitslice import target
 from numbades.engines.bitslice.transpose import BLOCKS
 from numbades.tuning import machine as _machine
 from numbades.tuning import policy
@@ -121,6 +122,7 @@ def test_forced_bitslice_serves_sequential_modes_and_refuses_cfb8():
 THREADED_CHILD = """
 import numba, numpy as np, numbades
 from numbades.engines.bitslice import threads
+from numbades.engines.bitslice import target
 from numbades.engines.bitslice.transpose import BLOCKS
 from Crypto.Cipher import DES
 assert numba.config.NUMBA_NUM_THREADS == 2
@@ -185,12 +187,19 @@ def test_one_cipher_shared_by_threads(variant):
 
 
 @pytest.mark.skipif(not Path("/proc/cpuinfo").exists(), reason="reads the kernel's CPU flags")
-def test_default_threshold_follows_avx512_as_the_kernel_reports_it():
+def test_host_avx512_detection_agrees_with_the_kernels_cpu_flags():
     flags = next(
         line.split(":", 1)[1].split()
         for line in Path("/proc/cpuinfo").read_text().splitlines()
         if line.startswith("flags")
     )
     assert _machine.has_avx512() == ("avx512f" in flags)
-    expected = 256 if "avx512f" in flags else 384
+
+
+def test_default_threshold_follows_the_compile_target_not_the_host():
+    # Numba builds for NUMBA_CPU_FEATURES when set: an AVX2 build on an AVX-512
+    # host runs 256-bit passes, so it gets the AVX2 threshold (the AVX2-build
+    # subprocess test in test_circuit_choice checks that case end to end).
+    features = target.target_features()
+    expected = 256 if "+avx512f" in features else 384
     assert expected == THRESHOLD

@@ -1,7 +1,8 @@
 """What machine this is: the CPU facts tuning depends on, and how measurements describe it.
 
-``auto``'s thresholds depend on the CPU's vector width (:func:`has_avx512`),
-and saved choices on the machine they were measured on (:func:`fingerprint`).
+Saved choices depend on the machine they were measured on (:func:`fingerprint`);
+:func:`has_avx512` is the host's vector width for reports (``auto``'s bitslice
+threshold reads the compile target instead, ``engines.bitslice.target``).
 ``opts`` prints each result in the shape of libdes's ``options.txt``:
 ``<OS> - <CPU> <MHz> - <toolchain> - <options>``, whose first three fields
 come from here too, with a load figure for the notes.  Everything here is

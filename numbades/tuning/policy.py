@@ -18,6 +18,7 @@ import os
 from typing import NamedTuple
 
 from ..engines import chains
+from ..engines.bitslice.target import AVX512 as _BITSLICE_TARGETS_AVX512
 from ..engines.registry import (
     BITSLICE,
     CRYPT3_ENGINES,
@@ -26,15 +27,21 @@ from ..engines.registry import (
     KEY_ROWS_ENGINES,
     variants,
 )
-from . import machine, saved_choice, warmup
+from . import saved_choice, warmup
 
 #: From this many blocks ``auto`` uses bitslice for independent blocks.  A bitslice
 #: call costs a whole pass of 2048 blocks however short the input.  Measured
 #: with ``benchmarks/crossover.py`` on one core (2026-12-03): with AVX-512
 #: (Rocket Lake, 512-bit kernels) bitslice wins from 192 blocks (1.05x there,
 #: 1.31x at 256, 4.1x at 1024); with AVX2 only (znver3) from 384 (1.2x there,
-#: 0.9x at 256, 2.8x at 1024).  ``opts --save`` replaces it per machine.
-BITSLICE_THRESHOLD_BLOCKS = 256 if machine.has_avx512() else 384
+#: 0.9x at 256, 2.8x at 1024).  Re-measured after the fused transposes
+#: (2026-12-06, one AVX-512 host, pinned to one core, two runs of each build):
+#: the 512-bit build 1.02x at 192 and 1.18-1.24x at 256; an AVX2 build
+#: (``NUMBA_CPU_FEATURES`` without AVX-512) 0.79-0.85x at 256 and 1.21-1.25x
+#: at 384.  The rule reads the compile target (``target.AVX512``), not the
+#: host, because the pass that sets the cost is the one Numba built.
+#: ``opts --save`` replaces it per machine.
+BITSLICE_THRESHOLD_BLOCKS = 256 if _BITSLICE_TARGETS_AVX512 else 384
 #: ``auto`` runs sequential chains of many messages on bitslice from this many
 #: messages up.  A pass costs about as much as 2048 blocks however few lanes
 #: are filled, and a table variant runs roughly 20x slower per block, so
