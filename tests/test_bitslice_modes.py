@@ -17,7 +17,7 @@ CHAIN = {**{chains.name(c): c for c in chains.NAMES}, "ecb": chains.ECB_ENCRYPT}
 
 W = bs.LANES
 P = 64 * W  # blocks per pass
-SIZES = [0, 1, 63, 64, 65, P - 1, P, P + 1, 2 * P + 7]
+SIZES = [0, 1, 63, 64, 65, P - 1, P, P + 1, 2 * P + 7, 3 * P]  # both parities: in place and not
 U64 = (1 << 64) - 1
 
 

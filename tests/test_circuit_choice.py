@@ -131,6 +131,10 @@ _AVX2_BUILD = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
     des.decrypt(in_place, "cbc", iv=iv, out=in_place)
     checks["des-cbc-decrypt-in-place"] = (in_place.tobytes(),
                                           DES.new(key8, DES.MODE_CBC, iv=iv).decrypt(raw))
+    in_place = np.frombuffer(bytearray(raw), dtype=np.uint8)
+    des.decrypt(in_place, "cfb", iv=iv, out=in_place)
+    checks["des-cfb-decrypt-in-place"] = (
+        in_place.tobytes(), DES.new(key8, DES.MODE_CFB, iv=iv, segment_size=64).decrypt(raw))
     report(checks)
 """)
 
@@ -139,7 +143,8 @@ _AVX2_BUILD = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
                     reason="runs AVX2 code, so needs an AVX2 host")
 def test_an_avx2_build_runs_the_fused_passes_correctly(tmp_path):
     """AVX-512 switched off in Numba's target features: 2-input circuits, 256-bit explicit
-    vectors in the fused passes (their AVX2-only code), checked against pycryptodome."""
+    vectors in the fused passes (their AVX2-only code, CBC and CFB decryption's backward
+    passes in place included), checked against pycryptodome."""
     features = ",".join(
         "-" + f[1:] if f.startswith("+") and f[1:].startswith(_AVX512_OFF) else f
         for f in circuit_choice.target_features()
@@ -155,4 +160,5 @@ def test_an_avx2_build_runs_the_fused_passes_correctly(tmp_path):
     assert first == "build sbox_circuits_gen 4 384"
     assert dict(line.split() for line in lines) == {
         **STANDARD_CHECKS_PASS, "des-cbc-decrypt-in-place": "True",
+        "des-cfb-decrypt-in-place": "True",
     }

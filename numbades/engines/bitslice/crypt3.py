@@ -45,7 +45,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "e27166fe85d71be44908ba14369c59f0c75cb35fa5214fcb031690b868bd583d"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "b6cba79f0a2d65835e1ddcad1a2ede73e4cfe0368a236c1c3bfbf569d6063fef"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "24b25f5ec29b6a1bb55cbb8dda6d32c3c4f2aa5ea43b2888e0ae207896b1ba33"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "41d3f9db26c5bf30db6ef94842855cd648eb3fb4e3acee2cfc5585b3fd058409"  # see tools/stamp_kernel_sources.py
 
 
 @inline

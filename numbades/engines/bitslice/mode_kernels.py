@@ -11,7 +11,9 @@ uint64 word arrays.  Conventions shared with ``rounds.ecb``:
   application order; decryption uses them reversed);
 - IVs and counters are Python ints, the 8 IV bytes read big-endian;
 - ``dst`` may be ``src`` (in place); each pass reads what it still needs
-  before it writes.
+  before it writes.  CBC and CFB decryption need the ciphertext block
+  before each pass as well, so they run their passes from the end of the
+  stream to its start: in place, no ciphertext is copied aside.
 
 Single-stream modes that are parallel across blocks (CTR, CBC and CFB
 decryption) fill each pass of ``64 * LANES`` blocks from one message.
@@ -52,9 +54,17 @@ from .transpose import (
     transpose64,
 )
 from .vector_width import prefer_wide_vectors
-from .zmm_passes import PLAIN_ROWS, WORK_ROW, words_to_work, work_rows, work_to_words
+from .zmm_passes import (
+    PLAIN_ROWS,
+    WORK_ROW,
+    copy_seams,
+    words_to_work,
+    work_rows,
+    work_to_words,
+    work_to_words_backward,
+)
 
-_INLINED_SOURCES_SHA256 = "12af40296bd7e308e224e9827bdb9716606c29286c1f5355ea97c05dae708012"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "ac6c874a2120ef5a991074134be81d66d89ef4633f841aee98d8bb276f0e8099"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -156,21 +166,20 @@ def _ctr(src, dst, kplanes, c0, xor) -> None:
 
 
 @inline
-def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uint64:
-    """CBC-decrypt src[start:start+count] given the ciphertext word before it.
+def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> None:
+    """CBC-decrypt src[start:start+count] (the short last pass) given the ciphertext word before it.
 
-    Returns the chunk's last ciphertext word, read before dst is written
-    (in place it is gone afterwards).
+    Every input word is read before dst is written, so it may be src; it runs
+    before the full passes (``_cbc_decrypt``), so it fetches the pass below it.
     """
     always_inline()
     prefer_wide_vectors()
     load_words(src, start, count, buf)
     transpose64(buf)
-    crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start + BLOCKS))
+    ahead = next_pass(src, dst, start - BLOCKS) if start >= BLOCKS else nothing_ahead()
+    crypt_into(buf, work, kplanes, xor, ahead)
     transpose64(buf)
-    last = src[start + count - 1]
     _xor_previous_and_store(buf, src, dst, start, count, prev)
-    return last
 
 
 @inline
@@ -186,56 +195,52 @@ def _xor_previous_and_store(buf, src, dst, start, count, prev) -> None:
 
 
 @inline
-def _cbcd_pass(src, dst, start, count, prev, kplanes, xor, rows, buf, work,
-               before) -> np.uint64:
-    """``_cbcd_chunk`` with a full pass's transposes fused on explicit vectors.
+def _cbcd_pass(src, dst, start, prev, kplanes, xor, rows, buf, work, seams) -> None:
+    """CBC-decrypt the full pass at ``start`` with the transposes fused on explicit vectors.
 
-    ``rows``: ``zmm_passes.work_rows(xor)``; ``before``: cache-line-aligned
-    scratch of ``BLOCKS + 8`` words.  A short last pass takes the lane loops.
+    P_i = D(C_i) ^ C_i-1 goes straight into dst, the mix read from src one
+    word back.  In place that is safe because the passes run from the end of
+    the stream to its start (``_cbc_decrypt``) and the output is stored from
+    the top of the pass down (``work_to_words_backward``): every C_i-1 is read
+    before P_i-1 overwrites it, with no copy of the ciphertext.  ``prev`` is
+    C_start-1 (the IV for the first pass), read before anything is written;
+    ``rows``: ``zmm_passes.work_rows(xor)``; ``seams``: ``BLOCKS`` words.
     """
     always_inline()
     prefer_wide_vectors()
-    if count < BLOCKS:
-        return _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work)
     flat = buf.reshape(BLOCKS)
-    if start > 0 and dst.ctypes.data != src.ctypes.data:
-        # P = D(C) ^ C_prev straight into dst: C_prev is src one word back, intact
-        # (the modes hand over dst either disjoint from src or equal to it)
-        words_to_work(src, start, flat, PLAIN_ROWS, rows, work, None, 0)
-        crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
-        work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start - 1)
-        return src[start + count - 1]
-    # In place (or the first pass): writing P_i would destroy C_i before P_i+1
-    # is XORed with it, so the transpose keeps a copy of the pass's ciphertext
-    # (4 KiB, in cache) one word behind ``prev``, and the output mixes from it.
-    # The copy starts on a cache line (word 8), ``prev`` just before it.
-    before[7] = prev
-    words_to_work(src, start, flat, PLAIN_ROWS, rows, work, before, 8)
-    crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
-    last = src[start + count - 1]
-    work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, before, 7)
-    return last
-
-
+    words_to_work(src, start, flat, PLAIN_ROWS, rows, work)
+    ahead = next_pass(src, dst, start - BLOCKS) if start >= BLOCKS else nothing_ahead()
+    crypt_work(work, kplanes, ahead)
+    copy_seams(src, start - 1, prev, seams)
+    work_to_words_backward(work, rows, flat, PLAIN_ROWS, dst, start, src, start - 1, seams)
 
 
 @numba.njit(nogil=True, cache=True)
 def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
+    """Passes from the last to the first, so that in place no ciphertext is lost (``_cbcd_pass``)."""
     prefer_wide_vectors()
     n = src.shape[0]
     buf = new_planes()
     work = new_work()
     rows = work_rows(xor)
-    before = aligned_words(BLOCKS + 8)
-    prev = iv
-    for start in range(0, n, BLOCKS):
-        prev = _cbcd_pass(src, dst, start, min(BLOCKS, n - start), prev, kplanes, xor, rows,
-                          buf, work, before)
+    seams = aligned_words(BLOCKS)
+    full = n - n % BLOCKS
+    if full < n:  # the short last pass first, through the lane loops
+        _cbcd_chunk(src, dst, full, n - full, src[full - 1] if full > 0 else iv, kplanes, xor,
+                    buf, work)
+    for start in range(full - BLOCKS, -1, -BLOCKS):
+        prev = src[start - 1] if start > 0 else iv
+        _cbcd_pass(src, dst, start, prev, kplanes, xor, rows, buf, work, seams)
 
 
 @inline
-def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uint64:
-    """CFB-decrypt src[start:start+count]: the cipher input is the stream shifted by one."""
+def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> None:
+    """CFB-decrypt src[start:start+count]: the cipher input is the stream shifted by one.
+
+    Takes a short pass, and the first full one (its cipher input starts with
+    the IV, ``prev``).  Every word is read before dst is written.
+    """
     always_inline()
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
@@ -245,24 +250,46 @@ def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> np.uin
     for b in range(count, BLOCKS):
         flat[b] = 0
     transpose64(buf)
-    crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start + BLOCKS))
+    ahead = next_pass(src, dst, start - BLOCKS) if start >= BLOCKS else nothing_ahead()
+    crypt_into(buf, work, kplanes, xor, ahead)
     transpose64(buf)
-    last = src[start + count - 1]
     for b in range(count):
         dst[start + b] = src[start + b] ^ flat[b]
-    return last
+
+
+@inline
+def _cfbd_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
+    """CFB-decrypt the full pass at ``start`` > 0 with the transposes fused on explicit vectors.
+
+    P_i = C_i ^ E(C_i-1): the input transpose reads src one word back, the
+    output transpose XORs the keystream with src on its way into dst.  In
+    place this needs C_start-1, the last word of the pass below, intact: the
+    passes run from the end of the stream down (``_cfb_decrypt``).
+    """
+    always_inline()
+    prefer_wide_vectors()
+    flat = buf.reshape(BLOCKS)
+    words_to_work(src, start - 1, flat, PLAIN_ROWS, rows, work)
+    crypt_work(work, kplanes, next_pass(src, dst, start - BLOCKS))
+    work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start)
 
 
 @numba.njit(nogil=True, cache=True)
 def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
+    """Passes from the last to the first, so that in place no ciphertext is lost (``_cfbd_pass``)."""
     prefer_wide_vectors()
     n = src.shape[0]
     buf = new_planes()
     work = new_work()
-    prev = iv
-    for start in range(0, n, BLOCKS):
-        prev = _cfbd_chunk(src, dst, start, min(BLOCKS, n - start), prev, kplanes, xor, buf,
-                           work)
+    rows = work_rows(xor)
+    full = n - n % BLOCKS
+    if full < n:
+        _cfbd_chunk(src, dst, full, n - full, src[full - 1] if full > 0 else iv, kplanes, xor,
+                    buf, work)
+    for start in range(full - BLOCKS, 0, -BLOCKS):
+        _cfbd_pass(src, dst, start, kplanes, xor, rows, buf, work)
+    if full > 0:
+        _cfbd_chunk(src, dst, 0, BLOCKS, iv, kplanes, xor, buf, work)
 
 
 # ---------------------------------------------------------------- many messages

@@ -54,7 +54,7 @@ from .wiring import P_ROW as _P_ROW
 from .wiring import SALT_PLANE as _SALT_PLANE
 from .zmm_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "4e08c9d2d64b92ba6897a77a86326fa71facfca500dec6a1e05219690daa9985"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "d76d9ecab05f0458b25f6664608ea9231ec3543a4a6c629d166dc5298ab02425"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.
@@ -314,7 +314,7 @@ def _fused_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
     """
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
-    words_to_work(src, start, flat, PLAIN_ROWS, rows, work, None, 0)
+    words_to_work(src, start, flat, PLAIN_ROWS, rows, work)
     crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
     work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, None, 0)
 

@@ -122,23 +122,15 @@ def _put(y: np.ndarray, at: int, value, mix, mix_at: int) -> None:
 
 
 @inline
-def _keep(keep, at: int, value) -> None:
-    """keep[at : at + 8] = value unless keep is None."""
-    always_inline()
-    prefer_wide_vectors()
-    if keep is not None:  # pruned at compile time
-        store(keep, at, value)
-
-
-@inline
 def _byte_stages(x: np.ndarray, x0: int, y: np.ndarray, y0: int, base: int, lane: int,
-                 mix, mix0: int, keep, keep0: int) -> None:
+                 mix, mix0: int) -> None:
     """Distances 32, 16, 8 on rows base, base + 8, ..., base + 56 of x (from word x0), into y (y0).
 
     Rows are ``LANES`` words apart in both arrays; eight lanes from ``lane``.
     Each word stored is XORed with the word of ``mix`` at the same offset from
-    ``mix0`` (None: not); each word loaded is also copied to ``keep`` at the
-    same offset from ``keep0`` (None: not).
+    ``mix0`` (None: not).  Each vector's mix is loaded just before the vector
+    is stored, so ``mix`` may be ``y`` one word back (CBC decryption in place)
+    as long as no earlier store covered the word before it.
     """
     always_inline()
     prefer_wide_vectors()
@@ -147,15 +139,6 @@ def _byte_stages(x: np.ndarray, x0: int, y: np.ndarray, y0: int, base: int, lane
     r0, r1, r2, r3 = load(x, i), load(x, i + step), load(x, i + 2 * step), load(x, i + 3 * step)
     r4, r5 = load(x, i + 4 * step), load(x, i + 5 * step)
     r6, r7 = load(x, i + 6 * step), load(x, i + 7 * step)
-    k = keep0 + base * LANES + lane
-    _keep(keep, k, r0)
-    _keep(keep, k + step, r1)
-    _keep(keep, k + 2 * step, r2)
-    _keep(keep, k + 3 * step, r3)
-    _keep(keep, k + 4 * step, r4)
-    _keep(keep, k + 5 * step, r5)
-    _keep(keep, k + 6 * step, r6)
-    _keep(keep, k + 7 * step, r7)
     r0, r4 = _swap_bytes(r0, r4, 32)
     r1, r5 = _swap_bytes(r1, r5, 32)
     r2, r6 = _swap_bytes(r2, r6, 32)
@@ -216,20 +199,18 @@ def _bit_stages(x: np.ndarray, x_rows: np.ndarray, y: np.ndarray, y_rows: np.nda
 
 @inline
 def words_to_work(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.ndarray,
-                  work_rows: np.ndarray, work: np.ndarray, keep, keep0: int) -> None:
+                  work_rows: np.ndarray, work: np.ndarray) -> None:
     """work = IP(planes of src[start : start + BLOCKS]), through scratch ``buf`` (flat).
 
     ``plain_rows`` is 0..63; ``work_rows[p]`` the work row of (byte-order
-    renamed) plane p.  Unless ``keep`` is None, the words read are also copied
-    to ``keep[keep0 : keep0 + BLOCKS]`` (CBC decryption in place needs them
-    after dst is written).
+    renamed) plane p.
     """
     always_inline()
     prefer_wide_vectors()
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
     for b in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
-            _byte_stages(src, start, buf, 0, b, lane, None, 0, keep, keep0)
+            _byte_stages(src, start, buf, 0, b, lane, None, 0)
     for c in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
             _bit_stages(buf, plain_rows, work, work_rows, 8 * c, lane)
@@ -251,4 +232,51 @@ def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
             _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane)
     for b in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
-            _byte_stages(buf, 0, dst, start, b, lane, mix, mix0, None, 0)
+            _byte_stages(buf, 0, dst, start, b, lane, mix, mix0)
+
+
+#: Words between the vectors one ``_byte_stages`` call stores (its eight rows).
+_ROW_STRIDE = 8 * LANES
+
+
+@inline
+def work_to_words_backward(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
+                           plain_rows: np.ndarray, dst: np.ndarray, start: int,
+                           mix: np.ndarray, mix0: int, seams: np.ndarray) -> None:
+    """``work_to_words`` storing the vectors from the highest address down.
+
+    For CBC decryption in place: word ``i`` is XORed with ``mix[mix0 + i]``,
+    and with ``mix`` = ``dst`` one word back, each vector's mix must be read
+    before the vector below it is written.  Stored top-down, the only vectors
+    whose lower neighbour is stored *earlier* are the first of each
+    ``_ROW_STRIDE`` words (the neighbour belongs to the first call); their
+    mixes are read from ``seams`` instead: ``seams[j * _ROW_STRIDE + w]`` =
+    ``mix[mix0 + j * _ROW_STRIDE + w]``, which the caller copies beforehand.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
+    for c in range(8):
+        for lane in range(0, lanes, LANES_PER_VECTOR):
+            _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane)
+    for b in range(7, -1, -1):
+        for lane in range(lanes - LANES_PER_VECTOR, -1, -LANES_PER_VECTOR):
+            if b == 0 and lane == 0:
+                _byte_stages(buf, 0, dst, start, 0, 0, seams, 0)
+            else:
+                _byte_stages(buf, 0, dst, start, b, lane, mix, mix0)
+
+
+@inline
+def copy_seams(mix: np.ndarray, mix0: int, first: np.uint64, seams: np.ndarray) -> None:
+    """The ``seams`` of ``work_to_words_backward``, with ``first`` in place of ``mix[mix0]``.
+
+    (``mix[mix0]`` is the word before the pass: ``first`` is the IV when
+    there is none.)
+    """
+    always_inline()
+    prefer_wide_vectors()
+    for j in range(8):
+        for w in range(LANES_PER_VECTOR):
+            at = j * _ROW_STRIDE + w
+            seams[at] = first if at == 0 else mix[mix0 + at]
