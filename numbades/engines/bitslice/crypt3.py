@@ -45,7 +45,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "b6cba79f0a2d65835e1ddcad1a2ede73e4cfe0368a236c1c3bfbf569d6063fef"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "1439a797a32c7a607fb89a9305c56c17bd93c7278eb275c0c447349f2d5a2bf2"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "41d3f9db26c5bf30db6ef94842855cd648eb3fb4e3acee2cfc5585b3fd058409"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "927b51a77379e3cb1e42dd86cf87b318e4a984ea99f65f4ad6b088bc9a2f9210"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "ac6c874a2120ef5a991074134be81d66d89ef4633f841aee98d8bb276f0e8099"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "726757ae3cf994e153ca21384b371adb4a78d5c74b6eaef122adb62fb547b36c"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

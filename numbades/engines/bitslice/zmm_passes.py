@@ -217,6 +217,18 @@ def words_to_work(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.n
 
 
 @inline
+def _fp_planes(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
+               plain_rows: np.ndarray) -> None:
+    """The first half of the way out: FP(work) into ``buf``, bit stages done."""
+    always_inline()
+    prefer_wide_vectors()
+    lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
+    for c in range(8):
+        for lane in range(0, lanes, LANES_PER_VECTOR):
+            _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane)
+
+
+@inline
 def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
                   plain_rows: np.ndarray, dst: np.ndarray, start: int, mix, mix0: int) -> None:
     """dst[start : start + BLOCKS] = words of FP(work) (``words_to_work`` backwards).
@@ -226,10 +238,8 @@ def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
     """
     always_inline()
     prefer_wide_vectors()
+    _fp_planes(work, work_rows, buf, plain_rows)
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
-    for c in range(8):
-        for lane in range(0, lanes, LANES_PER_VECTOR):
-            _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane)
     for b in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
             _byte_stages(buf, 0, dst, start, b, lane, mix, mix0)
@@ -255,10 +265,8 @@ def work_to_words_backward(work: np.ndarray, work_rows: np.ndarray, buf: np.ndar
     """
     always_inline()
     prefer_wide_vectors()
+    _fp_planes(work, work_rows, buf, plain_rows)
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
-    for c in range(8):
-        for lane in range(0, lanes, LANES_PER_VECTOR):
-            _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane)
     for b in range(7, -1, -1):
         for lane in range(lanes - LANES_PER_VECTOR, -1, -LANES_PER_VECTOR):
             if b == 0 and lane == 0:
