@@ -361,6 +361,9 @@ class Params:
     #: (:mod:`tools.sbox_rewrite`) of the target as a function of any four
     #: inputs on its care set (don't-cares completed at least cost).
     lib_leaf: bool = False
+    #: At depth 0, also try every gate already in the state as the selector
+    #: (:func:`_try_node_option`; all of them, both polarities, all three forms).
+    node_sel: bool = False
 
 
 def synth(
@@ -403,6 +406,22 @@ def synth(
         if best is None or res[0].gates < best[0].gates:
             best = res
     assert best is not None
+    if params.node_sel and depth == 0:
+        # Screen every (gate, polarity, form) with a greedy, shallower search,
+        # then build the NODE_TOP most promising ones with the real search.
+        quick = Params((1,), 2, params.order)
+        ranked = []
+        for idx in range(6, len(st.vals)):
+            for pol in (False, True):
+                for form in range(3):
+                    res = _try_node_option(st, t, mask, avail, quick, rng, idx, pol, form)
+                    if res is not None:
+                        ranked.append((res[0].gates, idx, pol, form))
+        ranked.sort()
+        for _, idx, pol, form in ranked[:NODE_TOP]:
+            res = _try_node_option(st, t, mask, avail, params, rng, idx, pol, form)
+            if res is not None and res[0].gates < best[0].gates:
+                best = res
     if params.lib_leaf:
         alt = lib_leaf(st, t, mask)
         if alt is not None and alt[0].gates + LIB_LEAF_MARGIN <= best[0].gates:
@@ -424,6 +443,9 @@ _SUBSPACE: tuple[tuple[int, ...], ...] = tuple(
     )
     for quad in _QUADS
 )
+
+#: How many screened gate selectors :func:`synth` builds in full (``Params.node_sel``).
+NODE_TOP = 6
 
 #: :func:`lib_leaf` replaces a split only if it saves at least this many gates.
 LIB_LEAF_MARGIN = 3
@@ -531,6 +553,46 @@ def _try_option(
     return st, out
 
 
+def _try_node_option(
+    st: State,
+    t: int,
+    mask: int,
+    avail: tuple[int, ...],
+    params: Params,
+    rng: random.Random,
+    idx: int,
+    pol: bool,
+    form: int,
+) -> tuple[State, Signal] | None:
+    """:func:`_try_option` with an existing gate ``idx`` (complemented if
+    ``pol``) as the selector instead of an input: its two sides are built with
+    all inputs still available.  None if the gate does not split the care set."""
+    sval = st.vals[idx] ^ FULL if pol else st.vals[idx]
+    ssig: Signal = (idx, pol)
+    r1 = mask & sval
+    r0 = mask & ~sval
+    if not r1 or not r0:
+        return None
+    if form == 0:
+        st, b = synth(st, t, r0, avail, 1, params, rng)
+        st, c = synth(st, t ^ st.value(b), r1, avail, 1, params, rng)
+        st = st.copy()
+        out = st.g_xor(b, st.g_and(ssig, c))
+    elif form == 1:
+        st, b = synth(st, t, r0 | (r1 & ~t), avail, 1, params, rng)
+        st, c = synth(st, t, r1 & ~st.value(b), avail, 1, params, rng)
+        st = st.copy()
+        out = st.g_or(b, st.g_and(ssig, c))
+    else:
+        st, b = synth(st, t, r0 | (r1 & t), avail, 1, params, rng)
+        st, c = synth(st, t ^ FULL, r1 & st.value(b), avail, 1, params, rng)
+        st = st.copy()
+        x = st.g_and(ssig, c)
+        out = st.g_and(b, (x[0], not x[1]))
+    assert not (st.value(out) ^ t) & mask
+    return st, out
+
+
 def prune(st: State, outs: Sequence[int]) -> tuple[list[tuple[str, int, int]], list[int]]:
     """Drop dead gates; return (ops with renumbered operands, output indices)."""
     live = set()
@@ -629,13 +691,24 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: way (``--reroute-outputs 4-15 --reroute-variants 3000``): nothing on S1 (123 s),
 #: S5 (109 s), S3 (155 s), S6 (238 s).  Triples (:data:`OUTPUT_TRIPLES`),
 #: ``--reroute-outputs 16-39`` with the eleven prefixes: nothing on S1 (173 s)
-#: and S5 (171 s); S3 was stopped (time box).
+#: and S5 (171 s); S3 was stopped (time box).  Later (one core, shared by up
+#: to three searches, so the times are wall-clock on a third of a core):
+#: triples on S3 (``--boxes 3 --reroute-outputs 16-39`` and the eleven
+#: prefixes, 886 s): nothing.  Gate selectors (:data:`NODE_VARIANT`),
+#: ``--reroute-search --reroute-variants 4000 --prefixes
+#: 14,16,17,18,19,48,93,100,101,102,103 --jobs 1`` (1186 s, all eight, single
+#: outputs): S1 58.  Inner-node resynthesis (:func:`resynth`, steps
+#: ``NODE_STEP + n``), ``--resynth-search --reroute-variants 0 --prefixes`` (the
+#: eleven) ``--boxes B`` per box on the then-recorded circuits: S2 50 (185 s),
+#: S3 51 (411 s), S7 49 (64 s); nothing on S1 (237 s), S5 (115 s), S6 (112 s),
+#: S4 (9 s): 49.75.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
-    0: ((1, 36),),
-    1: ((2, 17),),
+    0: ((1, 36), (1, 480014)),
+    1: ((2, 17), (154, -1)),
+    2: ((156, 48), (116, -1)),
     3: ((4, 102),),
     4: ((0, 41), (0, 124), (6, 213), (7, 213)),
-    6: ((2, 6),),
+    6: ((2, 6), (138, -1)),
     7: ((3, 104),),
 }
 
@@ -856,10 +929,85 @@ def reroute_variant(oi: int) -> int:
 
 
 def apply_reroutes(box: int, circ: Circuit, steps: Sequence[tuple[int, int]]) -> Circuit:
-    """Apply recorded :func:`reroute` steps ``(output, order number)`` in turn."""
+    """Apply recorded :func:`reroute` steps ``(output, order number)`` in turn
+    (an "output" ``NODE_STEP + n`` is a :func:`resynth` of node ``n``)."""
     for k, oi in steps:
-        circ = reroute(box, circ, k, reroute_order(oi), reroute_variant(oi))
+        if k >= NODE_STEP:
+            circ = resynth(box, circ, k - NODE_STEP, oi)
+        else:
+            circ = reroute(box, circ, k, reroute_order(oi), reroute_variant(oi))
     return circ
+
+
+#: Steps ``(NODE_STEP + n, order number)`` in :data:`REROUTES` are :func:`resynth`
+#: of node ``n`` (node numbers of the circuit at that step, inputs 0..5).
+NODE_STEP = 100
+
+
+def resynth(box: int, circ: Circuit, n: int, oi: int) -> Circuit:
+    """Rip up node ``n``'s maximum fan-out-free cone and rebuild the node with
+    :func:`synth` under its observability don't-cares, over the nodes outside
+    its fan-out and cone (like :func:`reroute`, but for an inner node, whose
+    care set is usually smaller than all 64 inputs).  ``oi`` picks the selector
+    order and rng variant as in :func:`reroute` (-1: free search).  The result
+    is post-optimised by :func:`resub` and polarity-fixed."""
+    ops, outs = circ
+    vals, care, tfo, mffc = node_context(ops, outs, n)
+    allowed = [i for i in range(len(ops)) if i not in tfo and i not in mffc]
+    assert allowed[:6] == list(range(6))
+    st = State()
+    st.vals = [vals[i] for i in allowed]
+    st.ops = [("ref", i, -1) for i in allowed]
+    st.index = {}
+    for k, v in enumerate(st.vals):
+        st.index.setdefault(v, k)
+    variant = reroute_variant(oi)
+    widths, lib = reroute_params(variant)
+    node_sel = variant >= NODE_VARIANT
+    order = reroute_order(oi)
+    if order is not None:
+        params = Params(widths, order=order, lib_leaf=lib, node_sel=node_sel)
+    else:
+        params = Params((12, 2, 1), lib_leaf=lib, node_sel=node_sel)
+    rng = random.Random(f"{box}:node{n}:{variant}")
+    st, sig = synth(st, vals[n], care, tuple(range(6)), 0, params, rng)
+    new = _rebuild(ops, outs, n, allowed, st.ops, sig)
+    new = fix_polarity(resub(new))
+    assert evaluate(*new) == box_targets(box)
+    return new
+
+
+def search_resynth(
+    box: int, circ: Circuit, orders: Sequence[int], min_cone: int = 2
+) -> tuple[Circuit, tuple[tuple[int, int], ...]]:
+    """Greedy :func:`resynth`: over the gates whose cone has at least ``min_cone``
+    gates (largest cones first), the order that shrinks the circuit most;
+    repeated until no gate gives a gain.  Returns the circuit and the steps."""
+    steps: list[tuple[int, int]] = []
+    improved = True
+    while improved:
+        improved = False
+        ops, outs = circ
+        cones = []
+        for n in range(6, len(ops)):
+            cones.append((-len(node_context(ops, outs, n)[3]), n))
+        cones.sort()
+        for neg, n in cones:
+            if -neg < min_cone:
+                break
+            cand: Circuit | None = None
+            cand_oi = -2
+            for oi in orders:
+                new = resynth(box, circ, n, oi)
+                if len(new[0]) < len(circ[0]) and (cand is None or len(new[0]) < len(cand[0])):
+                    cand, cand_oi = new, oi
+            if cand is not None:
+                circ = cand
+                steps.append((NODE_STEP + n, cand_oi))
+                print(f"S{box + 1} step {steps[-1]}: {len(circ[0]) - 6} gates", flush=True)
+                improved = True
+                break
+    return circ, tuple(steps)
 
 
 #: Rip-up "outputs" 4..15 of :func:`reroute`: ordered pairs of outputs,
@@ -883,6 +1031,12 @@ WIDE_VARIANTS: tuple[tuple[int, tuple[int, ...]], ...] = (
 )
 
 
+#: Reroute rng variants from this number on use the plain widths (6, 2, 1)
+#: and also try every remaining gate as the top selector of the rebuilt
+#: output (``Params.node_sel``, :func:`_try_node_option`).
+NODE_VARIANT = 4000
+
+
 def reroute_params(variant: int) -> tuple[tuple[int, ...], bool]:
     """(widths, lib_leaf) of a :func:`reroute` with a selector order and rng ``variant``."""
     widths: tuple[int, ...] = (6, 2, 1)
@@ -890,6 +1044,8 @@ def reroute_params(variant: int) -> tuple[tuple[int, ...], bool]:
     for first, wide in WIDE_VARIANTS:
         if variant >= first:
             widths, lib = wide, False
+    if variant >= NODE_VARIANT:
+        widths, lib = (6, 2, 1), False
     return widths, lib
 
 
@@ -921,10 +1077,11 @@ def reroute(
     others = [j for j in range(4) if j not in ks]
     st = state_of(circ, others)
     widths, lib = reroute_params(variant)
+    node_sel = variant >= NODE_VARIANT
     if order is not None:
-        params = Params(widths, order=order, lib_leaf=lib)
+        params = Params(widths, order=order, lib_leaf=lib, node_sel=node_sel)
     else:
-        params = Params((12, 2, 1), lib_leaf=lib)
+        params = Params((12, 2, 1), lib_leaf=lib, node_sel=node_sel)
     rng = _reroute_rng(box, k, variant)
     sigs = {}
     for kk in ks:
@@ -1157,6 +1314,16 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=0,
         help="with --reroute-search: equal-size steps to new circuits allowed (see search_reroutes)",
     )
+    ap.add_argument(
+        "--resynth-search",
+        action="store_true",
+        help="greedy resynthesis of inner nodes (search_resynth) on each box's best circuit, "
+        "after --reroute-search if given, with the orders of --reroute-variants/--prefixes "
+        "(prints the steps to record in REROUTES; writes no file)",
+    )
+    ap.add_argument(
+        "--resynth-min-cone", type=int, default=2, help="with --resynth-search: smallest cone"
+    )
     ap.add_argument("--boxes", default="1-8", help="e.g. 1-8 or 1,3 (partial runs only print)")
     ap.add_argument(
         "--output",
@@ -1195,26 +1362,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     for b in boxes:
         if args.seed == 1 and best[b][1] == BEST_ATTEMPTS[b] and REROUTES.get(b):
             best[b] = (b, best[b][1], apply_reroutes(b, best[b][2], REROUTES[b]))
+    variants = [int(v) for v in args.reroute_variants.split(",")]
+    orders = [-1] if 0 in variants else []
+    prefixes = range(len(PREFIXES))
+    if args.prefixes:
+        prefixes = [int(x) for x in args.prefixes.split(",")]
+    orders += [v * len(PREFIXES) + p for v in variants for p in prefixes]
     if args.reroute_search:
-        variants = [int(v) for v in args.reroute_variants.split(",")]
-        orders = [-1] if 0 in variants else []
-        prefixes = range(len(PREFIXES))
-        if args.prefixes:
-            prefixes = [int(x) for x in args.prefixes.split(",")]
-        orders += [v * len(PREFIXES) + p for v in variants for p in prefixes]
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             lo, hi = (int(x) for x in args.reroute_outputs.split("-"))
             jobs = [(b, best[b][2], orders, range(lo, hi + 1), args.reroute_plateau) for b in boxes]
             for b, circ, steps in pool.map(_search_reroutes_star, jobs):
                 print(f"S{b + 1} reroute steps {steps}: {len(circ[0]) - 6} gates", flush=True)
                 best[b] = (b, best[b][1], circ)
+    if args.resynth_search:
+        for b in boxes:
+            circ, steps = search_resynth(b, best[b][2], orders, args.resynth_min_cone)
+            print(f"S{b + 1} resynth steps {steps}: {len(circ[0]) - 6} gates", flush=True)
+            best[b] = (b, best[b][1], circ)
     seconds = time.monotonic() - start
     circuits = [best[b][2] for b in boxes]
     for box in boxes:
         print(f"S{box + 1}: {len(best[box][2][0]) - 6} gates (attempt {best[box][1]})")
     print(f"best attempts: {{{', '.join(f'{b}: {best[b][1]}' for b in boxes)}}}")
     print(f"average {sum(len(o) - 6 for o, _ in circuits) / len(circuits):.3f}, {seconds:.0f} s")
-    if boxes == list(range(8)) and not args.reroute_search:
+    if boxes == list(range(8)) and not args.reroute_search and not args.resynth_search:
         command = f"python -m tools.gen_sbox_circuits --seed {args.seed}"
         if args.restarts:
             command += f" --restarts {args.restarts}"

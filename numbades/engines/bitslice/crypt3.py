@@ -45,7 +45,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "1439a797a32c7a607fb89a9305c56c17bd93c7278eb275c0c447349f2d5a2bf2"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "c2380c5df09021cee20005adccbf103dd6a2085d990d56dbc3cd98ac2fba2717"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "927b51a77379e3cb1e42dd86cf87b318e4a984ea99f65f4ad6b088bc9a2f9210"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "1cb75c56212ee24d033498206f6b2cd84a8bcc56e5c30aacad4c1dc494f08737"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "726757ae3cf994e153ca21384b371adb4a78d5c74b6eaef122adb62fb547b36c"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f7568aeb14baa2af9dfac3726d18b591e8a1143c5f280386832fc5616c1cfd38"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
