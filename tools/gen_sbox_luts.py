@@ -43,6 +43,14 @@ circuit):
   node or one LUT of any nodes outside its fan-out, including its own cone,
   a few that grow it by one), each followed by resubstitution, escapes the
   local minima of the greedy passes; its steps are recorded and replayed.
+* *Pair resubstitution* (:func:`pair_moves`): two nodes become
+  ``F1(x1, y1, G)`` and ``F2(x2, y2, G)`` over one shared new LUT ``G`` of an
+  existing triple, replacing the pair's joint fan-out-free cone by three
+  LUTs.  Per node and operand pair ``(x, y)``, ``G`` must match the node (up
+  to one polarity per ``(x, y)`` cell) where it is not constant, which fixes
+  some bits of ``G``'s table for every triple at once; the two nodes' sets of
+  admissible (triple, table) are intersected.  Used greedily (``--pair``) and
+  as a share of the walk's moves (``--walk-pair P``).
 
 Everything is deterministic for a given ``--seed``.  The winners of the
 search are recorded in :data:`BEST_ATTEMPTS`; the default run replays only
@@ -53,7 +61,8 @@ minute, one process) and writes the module.  Searches only print what to
 record: ``--restarts N [--first M] [--prefixes ...] [--wide]`` runs attempts
 M..N-1 per box (``--wide`` ranks them after the final wide resubstitution);
 ``--reroute [--reroute-every K] [--reroute-leaf2 D]`` runs rip-up and reroute
-on the recorded winners, ``--walk N [--walk-seed S]`` the walk.  The searches behind the recorded winners
+on the recorded winners, ``--walk N [--walk-seed S] [--walk-pair P]`` the walk,
+``--pair`` the greedy pair resubstitution.  The searches behind the recorded winners
 (one process each) are listed at :data:`BEST_ATTEMPTS`.
 """
 
@@ -744,7 +753,8 @@ def apply_move(circ: Circuit, n: int, move: Sequence[int]) -> Circuit:
 
 
 #: Walk step: ``(n, *move)`` applies :func:`apply_move`; ``(-1,)`` is
-#: :func:`resub`; ``(-2,)`` is the wide two-LUT :func:`resub`.
+#: :func:`resub`; ``(-2,)`` is the wide two-LUT :func:`resub`; ``(-3, ...)`` is
+#: a pair move (:func:`apply_pair`).
 Step = tuple[int, ...]
 
 
@@ -765,13 +775,22 @@ def apply_walk(circ: Circuit, steps: Sequence[Step]) -> Circuit:
             circ = resub(circ)
         elif step[0] == -2:
             circ = resub(circ, two=True, wide=True)
+        elif step[0] == -3:
+            circ = apply_pair(circ, step[1:])
         else:
             circ = apply_move(circ, step[0], step[1:])
     return circ
 
 
 def walk(
-    box: int, circ: Circuit, iters: int, seed: int, p_up: float, slack: int = 2, check: int = 25
+    box: int,
+    circ: Circuit,
+    iters: int,
+    seed: int,
+    p_up: float,
+    slack: int = 2,
+    check: int = 25,
+    p_pair: float = 0.0,
 ) -> tuple[Circuit, list[Step]]:
     """Random walk over equal-size rewrites (:func:`walk_moves`), a few uphill.
 
@@ -780,7 +799,9 @@ def walk(
     :func:`resub`; a walk more than ``slack`` LUTs above its best restarts
     there.  Every ``check`` iterations (and on a gain) the wide two-LUT
     resubstitution is tried; the smallest circuit found and the steps that
-    lead to it (for :func:`apply_walk`) are returned.
+    lead to it (for :func:`apply_walk`) are returned.  With ``p_pair`` > 0,
+    that share of the iterations instead applies a random size-keeping (or,
+    uphill, growing) pair move (:func:`pair_moves`) of a random node pair.
     """
     rng = random.Random(f"walk:{box}:{seed}")
     targets = evaluate(circ)
@@ -788,19 +809,31 @@ def walk(
     low, low_steps = circ, []
     best, best_steps = circ, []
     for it in range(iters):
-        n = rng.randrange(6, 6 + len(cur[0]))
-        up = rng.random() < p_up
-        moves = walk_moves(cur, n, -1 if up else 0)
-        if not moves:
-            continue
-        move = rng.choice(moves)
-        new = apply_move(cur, n, move)
+        if p_pair and rng.random() < p_pair:
+            up = rng.random() < p_up
+            pair = tuple(sorted(rng.sample(range(6, 6 + len(cur[0])), 2)))
+            if len(_joint_mffc(*cur, set(pair))) < 3 - up:
+                continue
+            pmoves = pair_moves(cur, -1 if up else 0, 16, pair)  # type: ignore[arg-type]
+            if not pmoves:
+                continue
+            step = rng.choice(pmoves)
+            new = apply_pair(cur, step[1:])
+        else:
+            n = rng.randrange(6, 6 + len(cur[0]))
+            up = rng.random() < p_up
+            moves = walk_moves(cur, n, -1 if up else 0)
+            if not moves:
+                continue
+            move = rng.choice(moves)
+            step = (n, *move)
+            new = apply_move(cur, n, move)
         if len(new[0]) > len(cur[0]) + up:
             continue
         if len(new[0]) > len(low[0]) + slack:
             cur, cur_steps = low, list(low_steps)
             continue
-        cur, cur_steps = new, [*cur_steps, (n, *move)]
+        cur, cur_steps = new, [*cur_steps, step]
         res = resub(cur)
         if len(res[0]) < len(cur[0]):
             cur, cur_steps = res, [*cur_steps, (-1,)]
@@ -816,6 +849,242 @@ def walk(
                 print(f"S{box + 1} walk iteration {it}: {len(best[0])} LUTs, "
                       f"{len(best_steps)} steps", flush=True)
     return best, best_steps
+
+
+# ---------------------------------------------------------------------------
+# Pair resubstitution: two nodes re-expressed over one shared new LUT
+# ---------------------------------------------------------------------------
+
+
+def _joint_mffc(ops: Sequence[Lut], outs: Sequence[Signal], nodes: set[int]) -> set[int]:
+    """Nodes that die when all of ``nodes`` are replaced (``nodes`` included)."""
+    fanouts: dict[int, set[int]] = {}
+    for i, op in enumerate(ops, 6):
+        for x in set(op[1:]):
+            fanouts.setdefault(x, set()).add(i)
+    out_nodes = {i for i, _ in outs}
+    dead = set(nodes)
+    for i in range(5 + len(ops), 5, -1):
+        if i not in dead and i not in out_nodes and i in fanouts and fanouts[i] <= dead:
+            dead.add(i)
+    return dead
+
+
+_COMPAT: list[np.ndarray] = []
+
+
+def _compat() -> np.ndarray:
+    """``[care, val, g]``: table ``g`` or its complement equals ``val`` on the bits ``care``."""
+    if not _COMPAT:
+        g = np.arange(256)
+        care = g[:, None, None]
+        val = g[None, :, None]
+        _COMPAT.append(((g & care) == val) | (((g ^ 0xFF) & care) == val))
+    return _COMPAT[0]
+
+
+def _pair_constraints(
+    vals: Sequence[int], t: int, care: int, allowed: Sequence[int], cells: np.ndarray
+) -> tuple[np.ndarray, list[tuple[int, int, np.ndarray, np.ndarray, np.ndarray]]]:
+    """Ways to write ``t`` on ``care`` as ``F(x, y, G)`` with ``G`` one LUT of a triple.
+
+    ``cells`` (8 x triples) are the cells of every node triple.  Returns
+    ``(admits, records)``: ``admits[h, g]`` says table ``g`` of triple ``h``
+    works for some ``x, y`` in ``allowed``; each record ``(x, y, hits, care8,
+    val8)`` says ``G`` of triple ``hits[k]`` must equal ``val8[k]`` on the
+    bits ``care8[k]`` (up to complementing ``G`` as a whole).
+    """
+    compat = _compat()
+    admits = np.zeros((cells.shape[1], 256), dtype=bool)
+    records = []
+    weights = np.array([1 << i for i in range(8)], dtype=np.int64)[:, None]
+    for p, x in enumerate(allowed):
+        vx = vals[x]
+        for y in allowed[p + 1:]:
+            vy = vals[y]
+            quad = [(vx if qx else ~vx) & (vy if qy else ~vy) & care
+                    for qx in (0, 1) for qy in (0, 1)]
+            live = [q for q in range(4) if t & quad[q] not in (0, quad[q])]
+            if not live:
+                continue
+            m2 = 0
+            for q in live:
+                m2 |= quad[q]
+            xm = cells & np.uint64(m2)
+            xt = xm & np.uint64(t)
+            care8 = ((xm != 0) * weights).sum(axis=0)
+            for bits in range(1 << (len(live) - 1)):
+                pat = 0
+                for k, q in enumerate(live[1:]):
+                    if (bits >> k) & 1:
+                        pat |= quad[q]
+                y2 = xt ^ (xm & np.uint64(pat)) if pat else xt
+                ok = ((y2 == 0) | (y2 == xm)).all(axis=0)
+                hits = np.flatnonzero(ok)
+                if not hits.size:
+                    continue
+                c8 = care8[hits]
+                v8 = ((y2[:, hits] != 0) * weights).sum(axis=0)
+                admits[hits] |= compat[c8, v8]
+                records.append((x, y, hits, c8, v8))
+    return admits, records
+
+
+def pair_candidates(circ: Circuit, min_gain: int = 1) -> list[tuple[int, int]]:
+    """Node pairs whose joint fan-out-free cone has at least ``3 + min_gain`` nodes."""
+    ops, outs = circ
+    pairs = []
+    for n1 in range(6, 6 + len(ops)):
+        for n2 in range(n1 + 1, 6 + len(ops)):
+            size = len(_joint_mffc(ops, outs, {n1, n2}))
+            if size - 3 >= min_gain:
+                pairs.append((size, n1, n2))
+    pairs.sort(key=lambda p: (-p[0], p[1], p[2]))
+    return [(n1, n2) for _, n1, n2 in pairs]
+
+
+def pair_moves(
+    circ: Circuit, min_gain: int = 1, limit: int = 1, only: tuple[int, int] | None = None
+) -> list[tuple[int, ...]]:
+    """Pair moves ``(-3, n1, n2, a, b, c, g, x1, y1, x2, y2)`` that shrink ``circ``.
+
+    Nodes ``n1`` and ``n2`` become ``F1(x1, y1, G)`` and ``F2(x2, y2, G)``
+    with the one new LUT ``G`` = table ``g`` of ``a, b, c``: three LUTs for
+    the pair's joint fan-out-free cone (operands outside it and outside both
+    transitive fan-outs).  Up to ``limit`` verified moves with gain >=
+    ``min_gain``, in a fixed order (for the pair ``only``, if given).
+    """
+    ops, outs = circ
+    n_all = 6 + len(ops)
+    targets = evaluate(circ)
+    vals = _eval_all(ops)
+    info = {}
+    pairs = [only] if only else pair_candidates(circ, min_gain)
+    for n in sorted({n for pair in pairs for n in pair}):
+        _, care = _care(ops, outs, n)
+        tfo, mffc = _fanout_info(ops, outs, n)
+        info[n] = (care, tfo | mffc)
+    def tables(nodes: list[int]) -> tuple[tuple[np.ndarray, ...], np.ndarray, list[int]]:
+        """Triples of ``nodes`` (as node numbers), their cells, their node bitmasks."""
+        tri = tuple(np.array(nodes, dtype=np.intp)[x] for x in _triples(len(nodes)))
+        v = np.array(vals, dtype=np.uint64)
+        a, b, c = (v[x] for x in tri)
+        cells = np.stack(
+            [(a if i & 4 else ~a) & (b if i & 2 else ~b) & (c if i & 1 else ~c)
+             for i in range(8)]
+        )
+        bits = [(1 << int(p)) | (1 << int(q)) | (1 << int(r)) for p, q, r in zip(*tri, strict=True)]
+        return tri, cells, bits
+
+    if not only:
+        tri, cells, tri_bits = tables(list(range(n_all)))
+    cons: dict[int, tuple[np.ndarray, list]] = {}
+    moves: list[tuple[int, ...]] = []
+    compat = _compat()
+    for n1, n2 in pairs:
+        dead = _joint_mffc(ops, outs, {n1, n2})
+        bad = dead | info[n1][1] | info[n2][1]
+        badbits = sum(1 << i for i in bad)
+        if only:
+            # One pair: only the operands it may use, which is much faster.
+            good = [i for i in range(n_all) if i not in bad]
+            tri, cells, tri_bits = tables(good)
+            for n in (n1, n2):
+                cons[n] = _pair_constraints(vals, vals[n], info[n][0], good, cells)
+        for n in (n1, n2):
+            if n not in cons:
+                allowed = [i for i in range(n_all) if i not in info[n][1]]
+                cons[n] = _pair_constraints(vals, vals[n], info[n][0], allowed, cells)
+        both = cons[n1][0] & cons[n2][0]
+        for h in np.flatnonzero(both.any(axis=1)):
+            h = int(h)
+            if tri_bits[h] & badbits:
+                continue
+            ta, tb, tc = (int(arr[h]) for arr in tri)
+            g = int(np.flatnonzero(both[h])[0])
+            found = []
+            for n in (n1, n2):
+                for x, y, hits, c8, v8 in cons[n][1]:
+                    if x in bad or y in bad:
+                        continue
+                    k = np.searchsorted(hits, h)
+                    if k < hits.size and hits[k] == h and compat[c8[k], v8[k], g]:
+                        found.append((x, y))
+                        break
+            if len(found) < 2:
+                continue
+            (x1, y1), (x2, y2) = found
+            move = (-3, n1, n2, ta, tb, tc, g, x1, y1, x2, y2)
+            try:
+                new = apply_pair(circ, move[1:])
+            except ValueError:
+                continue
+            if evaluate(new) != targets or len(ops) - len(new[0]) < min_gain:
+                continue
+            moves.append(move)
+            if len(moves) >= limit:
+                return moves
+    return moves
+
+
+def apply_pair(circ: Circuit, move: Sequence[int]) -> Circuit:
+    """Apply a pair move ``(n1, n2, a, b, c, g, x1, y1, x2, y2)`` (see :func:`pair_moves`)."""
+    n1, n2, ta, tb, tc, g, x1, y1, x2, y2 = move
+    ops, outs = circ
+    vals = _eval_all(ops)
+    gv = lut_value(g, vals[ta], vals[tb], vals[tc])
+    tables = {}
+    for n, x, y in ((n1, x1, y1), (n2, x2, y2)):
+        _, care = _care(ops, outs, n)
+        t = vals[n]
+        table = 0
+        for idx in range(8):
+            cell = (vals[x] if idx & 4 else ~vals[x]) & (vals[y] if idx & 2 else ~vals[y])
+            cell &= gv if idx & 1 else ~gv
+            if cell & care & t:
+                if cell & care & ~t:
+                    raise ValueError("inconsistent pair move")
+                table |= 1 << idx
+        tables[n] = (table, x, y)
+    st = State()
+    memo: dict[int, Signal] = {i: (i, False) for i in range(6)}
+    shared: list[Signal] = []
+
+    def lut(tt: int, sigs: list[Signal]) -> Signal:
+        return st.make(lambda p, q, r, tt=tt: (tt >> (p << 2 | q << 1 | r)) & 1, sigs)
+
+    def get(i: int) -> Signal:
+        if i in memo:
+            return memo[i]
+        if i in tables:
+            if not shared:
+                shared.append(lut(g, [get(ta), get(tb), get(tc)]))
+            table, x, y = tables[i]
+            sig = lut(table, [get(x), get(y), shared[0]])
+        else:
+            tt, a, b, c = ops[i - 6]
+            sig = lut(tt, [get(a), get(b), get(c)])
+        memo[i] = sig
+        return sig
+
+    sigs = [(get(i)[0], get(i)[1] ^ neg) for i, neg in outs]
+    return prune(st, sigs)
+
+
+def pair_descent(circ: Circuit) -> tuple[Circuit, list[Step]]:
+    """Apply shrinking pair moves (each followed by :func:`resub`) until none is left."""
+    steps: list[Step] = []
+    while True:
+        moves = pair_moves(circ)
+        if not moves:
+            return circ, steps
+        circ = apply_pair(circ, moves[0][1:])
+        steps.append(moves[0])
+        res = resub(circ, two=True, wide=True)
+        if len(res[0]) < len(circ[0]):
+            circ = res
+            steps.append((-2,))
+        print(f"pair move {moves[0]}: {len(circ[0])} LUTs", flush=True)
 
 
 def attempt(box: int, seed: int, number: int) -> Circuit:
@@ -1021,7 +1290,12 @@ def render_module(programs: Sequence[tuple[list[Lut], list[int]]], command: str,
 #: (683 s, the same boxes; S3 27 -> 26 with seed 4, S5 29 -> 28 with seed 5);
 #: then from those, ``--walk 3000 --walk-seed S --walk-up 0.3`` for S = 20..24
 #: (stopped in S = 24; 640 s; no gain); average 25.625.  (Wall times on a core shared with
-#: another process.)
+#: another process.)  Then ``--walk 15000 --walk-seed 30 --boxes 1,5,7,2,3,6,8``
+#: (431 s; no gain); with pair moves (:func:`pair_moves`): ``--pair --boxes 4,8``
+#: (9 s; no gain: no pair move shrinks a recorded winner), ``--walk 4000
+#: --walk-seed 41 --walk-pair 0.1 --boxes 1`` (227 s, a slower first version of
+#: the pair walk; no gain), ``--walk 4000 --walk-seed 42 --walk-pair 0.1 --boxes
+#: 1,5,7,2,3,6,8`` (239 s; S2 26 -> 25 at iteration 245); average 25.500.
 BEST_ATTEMPTS: dict[int, int] = {0: 367, 1: 505, 2: 19, 3: 222, 4: 6, 5: 341, 6: 468, 7: 221}
 REROUTES: dict[int, tuple[tuple[int, int, int], ...]] = {
     2: ((0, 20, 0), (0, 0, 0)),
@@ -1055,7 +1329,22 @@ WALKS: dict[int, str] = {
         "13.8.10.11 18.3.8.15 8.0.4.5 13.3.7.10 19.5.7.22 14.2.3.10 15.3.14.24 6.0.4.8 9.5.6.8 "
         "13.2.3.20 18.3.6.15 24.8.15.16 31.0.10.30 18.0.4.25 14.2.3.10 23.5.8.13 30.6.12.25 "
         "22.2.10.21 23.5.8.20 24.0.22.23 24.12.22.23 24.0.22.23 7.0.5.6 23.5.8.13 18.0.12.17 "
-        "31.2.10.30 9.0.6.8 13.2.3.5 30.6.16.25 20.4.13.27 -2"
+        "31.2.10.30 9.0.6.8 13.2.3.5 30.6.16.25 20.4.13.27 -2 13.2.3.17 21.2.6.20 27.6.12.26 "
+        "19.4.8.24 18.10.13.14 13.3.10.11 7.0.4.6 19.2.5.8 9.4.7.8 13.3.9.10 27.6.17.26 "
+        "24.4.14.22 24.9.18.19 13.4.10.11 13.3.9.10 13.3.8.10 14.2.3.10 22.12.17.25 22.3.10.11 "
+        "27.6.12.25 7.0.4.5 18.5.22.30 24.5.7.13 30.9.28.29 30.2.9.29 30.9.28.29 12.4.5.6 8.1.6.7 "
+        "14.0.6.23 24.5.7.20 26.3.17.24 14.3.7.9 27.2.9.14 13.2.3.14 -3.9.24.1.5.7.102.0.6.2.5 "
+        "13.3.9.10 17.5.9.16 21.0.6.14 10.0.8.9 24.7.8.23 27.9.13.14 27.2.9.13 15.0.6.23 "
+        "10.0.8.12 13.9.10.12 30.12.14.29 17.5.13.16 9.0.4.6 8.3.5.7 14.2.3.12 8.2.5.7 30.2.12.29 "
+        "12.0.6.10 8.3.5.7 9.4.5.6 25.11.24.27 -3.11.17.0.5.7.106.2.6.3.4 9.2.7.12 25.0.22.24 "
+        "24.13.14.23 24.2.13.23 14.2.3.23 -3.12.23.0.2.24.51.7.8.5.6 -1 18.2.3.16 22.6.10.14 "
+        "15.0.5.14 11.4.5.15 24.9.21.23 22.10.11.12 23.12.16.22 11.6.7.8 21.5.7.17 10.0.4.6 "
+        "13.4.5.7 22.3.5.14 24.0.21.23 16.2.3.22 28.10.17.27 11.3.6.7 11.4.5.15 24.9.21.23 "
+        "23.2.12.22 16.2.3.22 17.2.3.12 24.0.21.23 24.9.21.23 22.0.6.11 18.0.6.16 13.2.3.22 "
+        "30.12.26.29 21.4.13.14 21.0.18.20 12.0.11.23 19.4.15.25 22.5.7.15 22.7.13.21 10.4.5.6 "
+        "29.10.18.25 30.0.14.29 28.10.15.27 15.2.3.12 10.4.6.17 29.9.13.25 28.13.20.27 "
+        "29.13.17.25 30.15.22.29 12.4.5.10 14.2.3.22 29.9.12.25 20.4.14.15 10.5.6.8 18.4.14.25 "
+        "12.0.4.5 6.0.5.10 20.4.14.15 21.13.14.20 29.6.17.23 20.6.9.13 12.3.4.6 -1 -2"
     ),
     2: (
         "28.5.7.20 12.2.4.8 12.2.3.4 22.5.7.18 12.2.4.8 21.9.19.27 20.5.7.31 21.5.7.19 25.3.5.14 "
@@ -1225,6 +1514,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--walk-up", type=float, default=0.1, help="with --walk: share of uphill moves"
     )
+    ap.add_argument(
+        "--pair",
+        action="store_true",
+        help="pair resubstitution (two nodes over one shared new LUT) on the winners",
+    )
+    ap.add_argument(
+        "--walk-pair", type=float, default=0.0, help="with --walk: share of pair moves"
+    )
     ap.add_argument("--boxes", default="1-8", help="e.g. 1-8 or 1,3 (partial runs only print)")
     ap.add_argument(
         "--output",
@@ -1265,19 +1562,26 @@ def main(argv: Sequence[str] | None = None) -> int:
             circ = resub(circ, two=True, wide=True)
             print(f"S{box + 1} reroute steps {steps}: {len(circ[0])} LUTs", flush=True)
             best[box] = (best[box][0], circ)
+        walked = WALKS.get(box, "") if args.seed == 1 else ""
         if args.walk:
-            circ, steps = walk(box, best[box][1], args.walk, args.walk_seed, args.walk_up)
+            circ, steps = walk(box, best[box][1], args.walk, args.walk_seed, args.walk_up,
+                               p_pair=args.walk_pair)
             if steps:
-                old = WALKS.get(box, "") if args.seed == 1 else ""
-                print(f"S{box + 1} walk steps {(old + ' ' + encode_steps(steps)).strip()!r}",
-                      flush=True)
+                walked = (walked + " " + encode_steps(steps)).strip()
+                print(f"S{box + 1} walk steps {walked!r}", flush=True)
+            best[box] = (best[box][0], circ)
+        if args.pair:
+            circ, steps = pair_descent(best[box][1])
+            if steps:
+                walked = (walked + " " + encode_steps(steps)).strip()
+                print(f"S{box + 1} walk steps {walked!r}", flush=True)
             best[box] = (best[box][0], circ)
         print(f"S{box + 1}: {len(best[box][1][0])} LUTs (attempt {best[box][0]}), "
               f"{time.monotonic() - start:.0f} s", flush=True)
     counts = [len(best[b][1][0]) for b in boxes]
     print(f"best attempts: {{{', '.join(f'{b}: {best[b][0]}' for b in boxes)}}}")
     print(f"average {sum(counts) / len(counts):.3f}, {time.monotonic() - start:.0f} s")
-    if boxes == list(range(8)) and not (args.restarts or args.reroute or args.walk):
+    if boxes == list(range(8)) and not (args.restarts or args.reroute or args.walk or args.pair):
         programs = [fold_outputs(best[b][1]) for b in boxes]
         for b, prog in zip(boxes, programs, strict=True):
             assert evaluate((prog[0], [(o, False) for o in prog[1]])) == gates.box_targets(b)

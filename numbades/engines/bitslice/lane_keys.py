@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "1cb75c56212ee24d033498206f6b2cd84a8bcc56e5c30aacad4c1dc494f08737"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "c33fa73fd48d2c8bccfe2769bdf594c9df9f757846e1813679318711ecd85552"  # see tools/stamp_kernel_sources.py
 
 
 @inline

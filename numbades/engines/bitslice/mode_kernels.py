@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "f7568aeb14baa2af9dfac3726d18b591e8a1143c5f280386832fc5616c1cfd38"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "107560109eb9de3e88cd4f4ea5d30233e89860db7d74183cb49021e0abf2a395"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
