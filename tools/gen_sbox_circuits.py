@@ -701,13 +701,18 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: ``NODE_STEP + n``), ``--resynth-search --reroute-variants 0 --prefixes`` (the
 #: eleven) ``--boxes B`` per box on the then-recorded circuits: S2 50 (185 s),
 #: S3 51 (411 s), S7 49 (64 s); nothing on S1 (237 s), S5 (115 s), S6 (112 s),
-#: S4 (9 s): 49.75.
+#: S4 (9 s): 49.75.  Triples on S6 (760 s): nothing.  Then both searches
+#: in turn on each box, ``--boxes B --reroute-search --resynth-search
+#: --reroute-variants 0,4000 --prefixes 14,16,17,18,19,48,93,100,101,102,103
+#: --jobs 1``: S1 57 (341 s), S5 53 (160 s), S6 52 (212 s), S3 48 (282 s), all
+#: from the resynthesis; nothing on S2 (109 s): 49.0.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
-    0: ((1, 36), (1, 480014)),
+    0: ((1, 36), (1, 480014), (161, -1)),
     1: ((2, 17), (154, -1)),
-    2: ((156, 48), (116, -1)),
+    2: ((156, 48), (116, -1), (151, 480014), (137, 14)),
     3: ((4, 102),),
-    4: ((0, 41), (0, 124), (6, 213), (7, 213)),
+    4: ((0, 41), (0, 124), (6, 213), (7, 213), (151, 480093)),
+    5: ((140, 480014),),
     6: ((2, 6), (138, -1)),
     7: ((3, 104),),
 }

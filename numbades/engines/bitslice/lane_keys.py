@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "c33fa73fd48d2c8bccfe2769bdf594c9df9f757846e1813679318711ecd85552"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "ec25d1ba2a66f837a037914225b3770787ed5c377d1c79f24989ff2a8a4980ca"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "107560109eb9de3e88cd4f4ea5d30233e89860db7d74183cb49021e0abf2a395"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "cac7f617faa31cab823b5b75e3be9401c08de9c8607bf8738b563f983c3ffb11"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

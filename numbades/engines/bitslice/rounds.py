@@ -54,7 +54,7 @@ from .wiring import P_ROW as _P_ROW
 from .wiring import SALT_PLANE as _SALT_PLANE
 from .zmm_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "1fb6fd3db4ce7ef00d59e99c80b19f49f03de16a358d497602e0a018fd766dab"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "6ca5332d0d1011d76d2d25d9a9994d37a355ee9c60e2685909d9d3be565f2070"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.

@@ -2,13 +2,13 @@
 # Command: python -m tools.gen_sbox_circuits --seed 1
 # Seed: 1, attempts: perm 19, perm 2263, perm 3014, perm 460, perm 933, perm 1608, perm 4334, perm 2383, search time: 25 s
 # Gate basis: AND, OR, XOR, ANDNOT (x & ~y, one gate), NOT.
-# Gates per S-box: S1=58, S2=50, S3=51, S4=38, S5=54, S6=53, S7=49, S8=45
-# Average: 49.750 gates
+# Gates per S-box: S1=57, S2=50, S3=48, S4=38, S5=53, S6=52, S7=49, S8=45
+# Average: 49.000 gates
 """Bitslice Boolean circuits for the DES S-boxes (generated; see header)."""
 
 
 def s1(a1, a2, a3, a4, a5, a6):
-    t1 = ~a6
+    t1 = ~a1
     t2 = a2 & ~a4
     t3 = a2 ^ a3
     t4 = t2 | t3
@@ -17,7 +17,7 @@ def s1(a1, a2, a3, a4, a5, a6):
     t7 = t4 ^ t6
     t8 = a4 & a5
     t9 = t5 ^ t8
-    t10 = t1 | t9
+    t10 = a6 & ~t9
     t11 = t7 ^ t10
     t12 = a4 ^ t7
     t13 = a2 & t6
@@ -25,48 +25,47 @@ def s1(a1, a2, a3, a4, a5, a6):
     t15 = t3 & ~a5
     t16 = t14 & ~t15
     t17 = t14 & ~t3
-    t18 = t2 ^ t6
-    t19 = t8 ^ t17
-    t20 = t4 ^ t19
-    t21 = t18 & t20
-    t22 = t17 ^ t21
-    t23 = a4 & ~t16
-    t24 = t4 ^ t23
-    t25 = t1 | t24
-    t26 = t19 ^ t25
-    t27 = a6 | t21
-    t28 = t22 & t10
-    t29 = a6 & t19
-    t30 = t28 ^ t29
-    t31 = a5 ^ t17
-    t32 = t31 & ~a3
-    t33 = a6 & t32
-    t34 = t16 ^ t33
-    t35 = a1 & ~t34
-    t36 = t11 ^ t35
-    t37 = t10 & ~t33
-    t38 = t37 | t13
-    t39 = t27 & t38
-    t40 = a1 & ~t39
-    t41 = t26 ^ t40
-    t42 = t11 ^ t41
-    t43 = t36 | a2
-    t44 = a6 & t43
-    t45 = t42 & ~t44
-    t46 = a1 & ~t45
-    t47 = t30 ^ t46
-    t48 = t19 ^ t33
-    t49 = a1 ^ a4
-    t50 = t48 ^ t49
-    t51 = a5 & t18
-    t52 = a3 | a4
-    t53 = t14 & t25
-    t54 = t52 ^ t53
-    t55 = a1 | t54
-    t56 = t51 ^ t55
-    t57 = t36 & ~t56
-    t58 = t50 ^ t57
-    return (t36, t58, t41, t47)
+    t18 = a5 ^ t17
+    t19 = t18 & ~a3
+    t20 = a6 & t19
+    t21 = t16 ^ t20
+    t22 = t1 | t21
+    t23 = t11 ^ t22
+    t24 = t8 ^ t17
+    t25 = t24 ^ t20
+    t26 = a1 ^ a4
+    t27 = t25 ^ t26
+    t28 = t2 ^ t6
+    t29 = t4 ^ t24
+    t30 = t28 & t29
+    t31 = t17 ^ t30
+    t32 = a4 & ~t16
+    t33 = t4 ^ t32
+    t34 = a6 & ~t33
+    t35 = t24 ^ t34
+    t36 = a6 | t30
+    t37 = t31 & ~t10
+    t38 = a6 & t24
+    t39 = t37 ^ t38
+    t40 = t10 | t20
+    t41 = t40 & ~t13
+    t42 = t36 & ~t41
+    t43 = t1 | t42
+    t44 = t35 ^ t43
+    t45 = t11 ^ t44
+    t46 = t23 | a2
+    t47 = a6 & t46
+    t48 = t45 | t47
+    t49 = a1 & t48
+    t50 = t39 ^ t49
+    t51 = t16 ^ t45
+    t52 = t3 & ~t36
+    t53 = t51 ^ t52
+    t54 = a2 & t29
+    t55 = t53 & ~t54
+    t56 = t23 & t55
+    t57 = t27 ^ t56
+    return (t23, t57, t44, t50)
 
 
 def s2(a1, a2, a3, a4, a5, a6):
@@ -124,58 +123,55 @@ def s2(a1, a2, a3, a4, a5, a6):
 
 
 def s3(a1, a2, a3, a4, a5, a6):
-    t1 = ~a5
-    t2 = a4 ^ a6
-    t3 = a3 ^ a4
-    t4 = a2 ^ a3
-    t5 = a6 ^ t4
-    t6 = a2 & t5
-    t7 = t3 ^ t6
-    t8 = t1 & ~a4
-    t9 = t3 & ~a5
-    t10 = t5 ^ t9
-    t11 = t7 | a5
-    t12 = a6 & ~t6
-    t13 = a3 & ~t12
-    t14 = t13 ^ t2
-    t15 = t13 & ~a5
-    t16 = t4 & t15
-    t17 = a5 ^ t16
-    t18 = t14 ^ t17
-    t19 = t4 ^ t18
-    t20 = t8 & ~t19
-    t21 = t12 | a4
-    t22 = a6 ^ t21
-    t23 = t19 & ~t7
-    t24 = t22 ^ t23
-    t25 = a5 & t24
-    t26 = t20 | t25
-    t27 = t26 | a1
-    t28 = t18 ^ t27
-    t29 = t6 | t17
-    t30 = t23 ^ t29
-    t31 = t10 ^ t18
-    t32 = a3 & t31
-    t33 = t30 & ~t32
-    t34 = a3 | t24
-    t35 = t19 & ~t34
-    t36 = a1 | t35
-    t37 = t33 ^ t36
-    t38 = t14 & ~a2
-    t39 = t5 ^ t38
-    t40 = a4 & t37
-    t41 = t1 & ~t40
-    t42 = t39 ^ t41
-    t43 = t4 ^ t35
-    t44 = t14 & ~t3
-    t45 = t43 ^ t44
-    t46 = t45 & ~t15
-    t47 = t46 | a1
-    t48 = t42 ^ t47
-    t49 = t21 ^ t11
-    t50 = a1 & ~t49
-    t51 = t10 ^ t50
-    return (t28, t37, t48, t51)
+    t1 = ~a3
+    t2 = a2 ^ t1
+    t3 = a6 ^ t2
+    t4 = a2 & ~t3
+    t5 = a6 & ~t4
+    t6 = a3 & ~t5
+    t7 = a4 ^ a6
+    t8 = t6 ^ t7
+    t9 = t6 & ~t2
+    t10 = a5 | t9
+    t11 = t8 ^ t10
+    t12 = t1 ^ a4
+    t13 = t12 ^ t4
+    t14 = t2 ^ t11
+    t15 = t8 & t14
+    t16 = t15 & ~t12
+    t17 = t13 ^ t16
+    t18 = t5 | a4
+    t19 = t13 & ~a5
+    t20 = t18 ^ t19
+    t21 = t12 | a5
+    t22 = t3 ^ t21
+    t23 = t22 ^ t11
+    t24 = t20 ^ t23
+    t25 = t17 & t24
+    t26 = t25 | a1
+    t27 = t11 ^ t26
+    t28 = t13 & ~t14
+    t29 = t4 | t10
+    t30 = t28 ^ t29
+    t31 = a3 & t23
+    t32 = t30 & ~t31
+    t33 = t8 & ~a2
+    t34 = t3 ^ t33
+    t35 = a1 & t20
+    t36 = t22 ^ t35
+    t37 = a5 ^ t28
+    t38 = t37 ^ t16
+    t39 = t38 | a1
+    t40 = t22 & ~t33
+    t41 = t40 & ~a3
+    t42 = t41 & ~t14
+    t43 = a1 | t42
+    t44 = t32 ^ t43
+    t45 = a4 & t44
+    t46 = a5 | t45
+    t47 = t34 ^ t46
+    t48 = t47 ^ t39
+    return (t27, t44, t48, t36)
 
 
 def s4(a1, a2, a3, a4, a5, a6):
@@ -242,51 +238,50 @@ def s5(a1, a2, a3, a4, a5, a6):
     t19 = t6 & ~t18
     t20 = a4 | t19
     t21 = t13 ^ t20
-    t22 = t7 & ~t12
-    t23 = a2 ^ t22
-    t24 = a4 & t16
-    t25 = t23 ^ t24
-    t26 = a5 & ~t25
-    t27 = t12 ^ t26
-    t28 = a5 | t18
-    t29 = t21 ^ t28
-    t30 = ~t27
-    t31 = a3 & ~t11
-    t32 = t29 & ~t8
-    t33 = t7 & t31
-    t34 = t32 ^ t33
-    t35 = t18 ^ t33
-    t36 = a2 & t34
-    t37 = t35 ^ t36
-    t38 = t29 | t31
-    t39 = t25 ^ t38
-    t40 = a4 & t39
-    t41 = t37 ^ t40
-    t42 = t39 & ~t4
-    t43 = t6 & ~t22
-    t44 = t42 ^ t43
-    t45 = a5 & ~t44
-    t46 = t41 ^ t45
-    t47 = t12 ^ t29
-    t48 = t5 | t35
-    t49 = t47 ^ t48
-    t50 = t6 | t46
-    t51 = t6 & t38
-    t52 = t50 ^ t51
-    t53 = a5 & t52
-    t54 = t49 ^ t53
-    return (t54, t29, t30, t46)
+    t22 = a5 | t18
+    t23 = t21 ^ t22
+    t24 = t12 ^ t23
+    t25 = a3 & ~t11
+    t26 = t7 & ~t12
+    t27 = a2 ^ t26
+    t28 = a4 & t16
+    t29 = t27 ^ t28
+    t30 = a5 & ~t29
+    t31 = t12 ^ t30
+    t32 = t23 | t25
+    t33 = t6 & t32
+    t34 = a2 ^ t24
+    t35 = a1 & a4
+    t36 = t31 ^ t35
+    t37 = a5 & ~t36
+    t38 = t34 ^ t37
+    t39 = t3 ^ t28
+    t40 = t18 & ~t31
+    t41 = t39 ^ t40
+    t42 = t30 & ~t14
+    t43 = t41 & ~t42
+    t44 = t18 ^ t25
+    t45 = t5 | t44
+    t46 = t24 ^ t45
+    t47 = t46 & ~t43
+    t48 = t38 ^ t47
+    t49 = t6 | t48
+    t50 = t49 ^ t33
+    t51 = a5 & t50
+    t52 = t46 ^ t51
+    t53 = ~t31
+    return (t52, t23, t53, t48)
 
 
 def s6(a1, a2, a3, a4, a5, a6):
-    t1 = ~a2
+    t1 = ~a1
     t2 = a5 & ~a2
     t3 = a6 | t2
     t4 = a5 ^ t3
-    t5 = t1 ^ t3
-    t6 = a1 & ~t5
+    t5 = a2 ^ t3
+    t6 = a1 & t5
     t7 = t4 ^ t6
-    t8 = a1 ^ t5
+    t8 = t1 ^ t5
     t9 = t7 ^ t8
     t10 = a6 & t9
     t11 = a1 | t10
@@ -308,31 +303,30 @@ def s6(a1, a2, a3, a4, a5, a6):
     t27 = t20 ^ t26
     t28 = a3 & ~t15
     t29 = t23 ^ t28
-    t30 = t1 & ~t23
-    t31 = a4 & ~t30
-    t32 = t31 & ~t14
-    t33 = t8 ^ t13
-    t34 = t33 | a4
-    t35 = t34 & ~t32
-    t36 = t6 | t26
-    t37 = a1 | t24
-    t38 = t36 ^ t37
-    t39 = a3 & ~t38
-    t40 = t35 ^ t39
-    t41 = t15 | t30
-    t42 = t41 | a4
-    t43 = t18 ^ t42
-    t44 = t18 & ~a6
-    t45 = t44 & ~a4
-    t46 = t12 ^ t45
-    t47 = a3 & t46
-    t48 = t43 ^ t47
-    t49 = a5 ^ t10
-    t50 = t29 | t49
-    t51 = t50 & ~t2
-    t52 = a3 & t51
-    t53 = t27 ^ t52
-    return (t53, t40, t29, t48)
+    t30 = a5 ^ t10
+    t31 = t29 | t30
+    t32 = t31 & ~t2
+    t33 = a3 & t32
+    t34 = t27 ^ t33
+    t35 = t20 & ~t22
+    t36 = t24 ^ t35
+    t37 = t6 | t26
+    t38 = a1 | t24
+    t39 = t37 ^ t38
+    t40 = t11 ^ t39
+    t41 = t14 | t40
+    t42 = t36 ^ t41
+    t43 = a3 & ~t39
+    t44 = t42 ^ t43
+    t45 = t18 & ~a6
+    t46 = t45 & ~a4
+    t47 = t12 ^ t46
+    t48 = a3 & t47
+    t49 = t47 & ~t21
+    t50 = t49 | a4
+    t51 = t18 ^ t50
+    t52 = t51 ^ t48
+    return (t34, t44, t29, t52)
 
 
 def s7(a1, a2, a3, a4, a5, a6):
@@ -437,5 +431,5 @@ def s8(a1, a2, a3, a4, a5, a6):
     return (t26, t33, t39, t45)
 
 
-GATE_COUNTS = (58, 50, 51, 38, 54, 53, 49, 45)
-AVERAGE_GATES = 49.75
+GATE_COUNTS = (57, 50, 48, 38, 53, 52, 49, 45)
+AVERAGE_GATES = 49.0
