@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "ec25d1ba2a66f837a037914225b3770787ed5c377d1c79f24989ff2a8a4980ca"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "8ae2a54e98603cc7e7e2ba1511c275b7e50a970e4b296a437802ea9943d73185"  # see tools/stamp_kernel_sources.py
 
 
 @inline

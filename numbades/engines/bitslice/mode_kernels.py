@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "cac7f617faa31cab823b5b75e3be9401c08de9c8607bf8738b563f983c3ffb11"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "e212fdfa3dc267c2bd075b6f0777ccf6f09ba8cb3f4b81db27d3f9d900156e0f"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

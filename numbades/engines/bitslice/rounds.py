@@ -54,7 +54,7 @@ from .wiring import P_ROW as _P_ROW
 from .wiring import SALT_PLANE as _SALT_PLANE
 from .zmm_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 
-_INLINED_SOURCES_SHA256 = "6ca5332d0d1011d76d2d25d9a9994d37a355ee9c60e2685909d9d3be565f2070"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "82344b8fcf87a3e9e7b8a3c67e29dba0993c1bede97619ddce79d7d54e6c8e2c"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.
