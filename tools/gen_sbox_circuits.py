@@ -705,15 +705,21 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: in turn on each box, ``--boxes B --reroute-search --resynth-search
 #: --reroute-variants 0,4000 --prefixes 14,16,17,18,19,48,93,100,101,102,103
 #: --jobs 1``: S1 57 (341 s), S5 53 (160 s), S6 52 (212 s), S3 48 (282 s), all
-#: from the resynthesis; nothing on S2 (109 s): 49.0.
+#: from the resynthesis; nothing on S2 (109 s): 49.0.  S7 48 (121 s);
+#: nothing on S8 (124 s), S4 (16 s): 48.875.  The same with
+#: ``--reroute-variants 1,4001`` (other rngs): S5 52 (118 s); nothing on S1
+#: (175 s), S6 (137), S2 (93), S7 (97), S3 (113), S8 (60), S4 (8): 48.75.
+#: Resynthesis with equal-size side steps, ``--boxes B --resynth-search
+#: --resynth-plateau 3 --reroute-variants 0,4000`` and the eleven prefixes:
+#: S1 56 (426 s); nothing on S6 (336 s): 48.625.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
-    0: ((1, 36), (1, 480014), (161, -1)),
+    0: ((1, 36), (1, 480014), (161, -1), (149, 480101), (152, 480093)),
     1: ((2, 17), (154, -1)),
     2: ((156, 48), (116, -1), (151, 480014), (137, 14)),
     3: ((4, 102),),
-    4: ((0, 41), (0, 124), (6, 213), (7, 213), (151, 480093)),
+    4: ((0, 41), (0, 124), (6, 213), (7, 213), (151, 480093), (153, 480213)),
     5: ((140, 480014),),
-    6: ((2, 6), (138, -1)),
+    6: ((2, 6), (138, -1), (148, 480014)),
     7: ((3, 104),),
 }
 
@@ -983,12 +989,18 @@ def resynth(box: int, circ: Circuit, n: int, oi: int) -> Circuit:
 
 
 def search_resynth(
-    box: int, circ: Circuit, orders: Sequence[int], min_cone: int = 2
+    box: int, circ: Circuit, orders: Sequence[int], min_cone: int = 2, plateau: int = 0
 ) -> tuple[Circuit, tuple[tuple[int, int], ...]]:
     """Greedy :func:`resynth`: over the gates whose cone has at least ``min_cone``
     gates (largest cones first), the order that shrinks the circuit most;
-    repeated until no gate gives a gain.  Returns the circuit and the steps."""
+    repeated until no gate gives a gain.  Returns the circuit and the steps.
+    With ``plateau`` > 0, up to that many times when nothing shrinks, the
+    first equal-size rebuild to a circuit not met before is taken instead (as
+    in :func:`search_reroutes`); the steps up to the smallest circuit met are
+    returned."""
     steps: list[tuple[int, int]] = []
+    best, best_steps = circ, ()
+    seen = {_signature(circ)}
     improved = True
     while improved:
         improved = False
@@ -997,6 +1009,8 @@ def search_resynth(
         for n in range(6, len(ops)):
             cones.append((-len(node_context(ops, outs, n)[3]), n))
         cones.sort()
+        side: Circuit | None = None
+        side_step = (-1, -1)
         for neg, n in cones:
             if -neg < min_cone:
                 break
@@ -1006,13 +1020,29 @@ def search_resynth(
                 new = resynth(box, circ, n, oi)
                 if len(new[0]) < len(circ[0]) and (cand is None or len(new[0]) < len(cand[0])):
                     cand, cand_oi = new, oi
+                elif (
+                    plateau > 0
+                    and side is None
+                    and len(new[0]) == len(circ[0])
+                    and _signature(new) not in seen
+                ):
+                    side, side_step = new, (NODE_STEP + n, oi)
             if cand is not None:
                 circ = cand
                 steps.append((NODE_STEP + n, cand_oi))
                 print(f"S{box + 1} step {steps[-1]}: {len(circ[0]) - 6} gates", flush=True)
                 improved = True
                 break
-    return circ, tuple(steps)
+        if not improved and side is not None and plateau > 0:
+            plateau -= 1
+            circ = side
+            steps.append(side_step)
+            print(f"S{box + 1} side step {side_step}: {len(circ[0]) - 6} gates", flush=True)
+            improved = True
+        seen.add(_signature(circ))
+        if len(circ[0]) < len(best[0]):
+            best, best_steps = circ, tuple(steps)
+    return best, best_steps
 
 
 #: Rip-up "outputs" 4..15 of :func:`reroute`: ordered pairs of outputs,
@@ -1329,6 +1359,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--resynth-min-cone", type=int, default=2, help="with --resynth-search: smallest cone"
     )
+    ap.add_argument(
+        "--resynth-plateau",
+        type=int,
+        default=0,
+        help="with --resynth-search: equal-size steps to new circuits allowed",
+    )
     ap.add_argument("--boxes", default="1-8", help="e.g. 1-8 or 1,3 (partial runs only print)")
     ap.add_argument(
         "--output",
@@ -1382,7 +1418,9 @@ def main(argv: Sequence[str] | None = None) -> int:
                 best[b] = (b, best[b][1], circ)
     if args.resynth_search:
         for b in boxes:
-            circ, steps = search_resynth(b, best[b][2], orders, args.resynth_min_cone)
+            circ, steps = search_resynth(
+                b, best[b][2], orders, args.resynth_min_cone, args.resynth_plateau
+            )
             print(f"S{b + 1} resynth steps {steps}: {len(circ[0]) - 6} gates", flush=True)
             best[b] = (b, best[b][1], circ)
     seconds = time.monotonic() - start

@@ -45,7 +45,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "721420c50e6106ef5e1a2cbb347fdd7521f4960f155e3d723841a0a37b0b1134"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "adf735c997f3f711e7fa0eaf658b8524cc9a12666a8e6f55a040110aece5b2bd"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

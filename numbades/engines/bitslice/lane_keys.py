@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "8ae2a54e98603cc7e7e2ba1511c275b7e50a970e4b296a437802ea9943d73185"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "50f82ca34ee6b895f4972f3adbbcdbafe6b5426f1b7aa540a0830c6b5140dd40"  # see tools/stamp_kernel_sources.py
 
 
 @inline

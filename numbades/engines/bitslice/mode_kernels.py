@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "e212fdfa3dc267c2bd075b6f0777ccf6f09ba8cb3f4b81db27d3f9d900156e0f"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "c3276c510f621ef8c0f27cb9ea5f56389107a6ed3d2a5d3898e5fe7218537c5f"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
