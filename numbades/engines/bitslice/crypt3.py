@@ -45,7 +45,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "adf735c997f3f711e7fa0eaf658b8524cc9a12666a8e6f55a040110aece5b2bd"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "739ff5dbf78591bab2f7a704d8176d30bdebef3c111177e8d6abfd4399da856a"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "c3276c510f621ef8c0f27cb9ea5f56389107a6ed3d2a5d3898e5fe7218537c5f"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "b5bd7e341be5466603d92491334b65d95dac0bd4516f246b73e6b293930ec00f"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
