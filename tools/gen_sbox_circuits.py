@@ -45,6 +45,15 @@ multiplexer decomposition, not any published circuit):
   selector order; ``--reroute-search`` tries every order on every output of
   each box's best circuit, greedily, and prints the steps that helped, which
   are recorded in ``REROUTES``.
+* Gate selectors (``Params.node_sel``, reroute variants from
+  :data:`NODE_VARIANT` on): the rebuilt output's top split may use any gate
+  already built as the selector, not only an input (screened greedily, the
+  :data:`NODE_TOP` best built in full).
+* Inner-node resynthesis (:func:`resynth`, ``--resynth-search``): a gate's
+  fan-out-free cone is ripped up and the gate rebuilt by :func:`synth` under
+  its observability don't-cares; recorded in ``REROUTES`` as steps
+  ``(NODE_STEP + node, order number)``; ``--resynth-plateau`` allows
+  equal-size steps to escape local minima.
 * Post-optimisation (:func:`resub`): every gate is re-expressed, under its
   observability don't-cares (computed bitsliced by complementing it), as a
   0..3-gate function of nodes outside its fan-out; kept when the rebuilt
@@ -711,13 +720,19 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: (175 s), S6 (137), S2 (93), S7 (97), S3 (113), S8 (60), S4 (8): 48.75.
 #: Resynthesis with equal-size side steps, ``--boxes B --resynth-search
 #: --resynth-plateau 3 --reroute-variants 0,4000`` and the eleven prefixes:
-#: S1 56 (426 s); nothing on S6 (336 s): 48.625.
+#: S1 56 (426 s); nothing on S6 (336 s): 48.625.  Then S5 51 (400 s);
+#: nothing on S2 (389 s), S7 (203 s); S3 stopped after 250 s (three side
+#: steps, no gain; time box): 48.5.  Untried: these moves on rip-up pairs
+#: (``--reroute-outputs 4-15 --reroute-variants 4000``), all 120 prefixes.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36), (1, 480014), (161, -1), (149, 480101), (152, 480093)),
     1: ((2, 17), (154, -1)),
     2: ((156, 48), (116, -1), (151, 480014), (137, 14)),
     3: ((4, 102),),
-    4: ((0, 41), (0, 124), (6, 213), (7, 213), (151, 480093), (153, 480213)),
+    4: (
+        (0, 41), (0, 124), (6, 213), (7, 213), (151, 480093), (153, 480213),
+        (128, 48), (152, 480093), (154, 480014),
+    ),
     5: ((140, 480014),),
     6: ((2, 6), (138, -1), (148, 480014)),
     7: ((3, 104),),

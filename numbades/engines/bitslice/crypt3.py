@@ -45,7 +45,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "739ff5dbf78591bab2f7a704d8176d30bdebef3c111177e8d6abfd4399da856a"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "e98e8b65f72b7bf1eb279d1338c056d5e48365097994600cff2bc6f6579e5853"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "e71c3af6f198b6ba9967b2e17e5a14ab0f19548b1d538d93c19fad1761939f09"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "e14870cda3ef104390741d6c32625dada0fb744a97e8e222ee0efe680de44db0"  # see tools/stamp_kernel_sources.py
 
 
 @inline

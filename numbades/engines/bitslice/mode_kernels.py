@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "b5bd7e341be5466603d92491334b65d95dac0bd4516f246b73e6b293930ec00f"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "7c4c09dc14395bd3753b7dbdb02cc704eb8f34fa714aaed99fc626300841d9a2"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
