@@ -722,7 +722,8 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: --resynth-plateau 3 --reroute-variants 0,4000`` and the eleven prefixes:
 #: S1 56 (426 s); nothing on S6 (336 s): 48.625.  Then S5 51 (400 s);
 #: nothing on S2 (389 s), S7 (203 s); S3 stopped after 250 s (three side
-#: steps, no gain; time box): 48.5.  Untried: these moves on rip-up pairs
+#: steps, no gain; time box): 48.5.  Then, one core each: S3 run to the end
+#: (293 s) and S1 with ``--resynth-plateau 6`` (634 s): nothing.  Untried: these moves on rip-up pairs
 #: (``--reroute-outputs 4-15 --reroute-variants 4000``), all 120 prefixes.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36), (1, 480014), (161, -1), (149, 480101), (152, 480093)),
