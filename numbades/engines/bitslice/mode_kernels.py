@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "7c4c09dc14395bd3753b7dbdb02cc704eb8f34fa714aaed99fc626300841d9a2"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "a90b22f81eb63bd33cbd0c8394cc12a5c6324d0d3f1f04b5048cd475541d0125"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -176,8 +176,7 @@ def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> None:
     prefer_wide_vectors()
     load_words(src, start, count, buf)
     transpose64(buf)
-    ahead = next_pass(src, dst, start - BLOCKS) if start >= BLOCKS else nothing_ahead()
-    crypt_into(buf, work, kplanes, xor, ahead)
+    crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start - BLOCKS))
     transpose64(buf)
     _xor_previous_and_store(buf, src, dst, start, count, prev)
 
@@ -210,8 +209,7 @@ def _cbcd_pass(src, dst, start, prev, kplanes, xor, rows, buf, work, seams) -> N
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
     words_to_work(src, start, flat, PLAIN_ROWS, rows, work)
-    ahead = next_pass(src, dst, start - BLOCKS) if start >= BLOCKS else nothing_ahead()
-    crypt_work(work, kplanes, ahead)
+    crypt_work(work, kplanes, next_pass(src, dst, start - BLOCKS))
     copy_seams(src, start - 1, prev, seams)
     work_to_words_backward(work, rows, flat, PLAIN_ROWS, dst, start, src, start - 1, seams)
 
@@ -250,8 +248,7 @@ def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> None:
     for b in range(count, BLOCKS):
         flat[b] = 0
     transpose64(buf)
-    ahead = next_pass(src, dst, start - BLOCKS) if start >= BLOCKS else nothing_ahead()
-    crypt_into(buf, work, kplanes, xor, ahead)
+    crypt_into(buf, work, kplanes, xor, next_pass(src, dst, start - BLOCKS))
     transpose64(buf)
     for b in range(count):
         dst[start + b] = src[start + b] ^ flat[b]

@@ -38,11 +38,15 @@ WORDS_PER_ROUND = 8 * WORDS_PER_SLOT
 
 @inline
 def next_pass(src: np.ndarray, dst: np.ndarray, start: int) -> tuple:
-    """``ahead`` for a pass whose successor starts at word ``start`` of src and dst (1-D)."""
+    """``ahead`` for a pass whose successor starts at word ``start`` of src and dst (1-D).
+
+    Nothing to fetch when there is no such pass: ``start`` at or past the end,
+    or below 0 (the passes that run from the end of a stream down).
+    """
     always_inline()
     prefer_wide_vectors()
     words = max(0, min(BLOCKS, src.shape[0] - start))
-    if words == 0:
+    if start < 0 or words == 0:
         return nothing_ahead()
     return (np.uint64(src.ctypes.data + 8 * start), np.uint64(dst.ctypes.data + 8 * start),
             np.uint64(words))
