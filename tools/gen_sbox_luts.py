@@ -229,6 +229,33 @@ def leaf_search(st: State, t: int, mask: int, new: bool = True) -> Signal | None
     return sig
 
 
+def _split_patterns(cells: np.ndarray, t: int, quad: Sequence[int], live: Sequence[int]):
+    """The triples whose LUT ``G`` can carry ``t`` through a split on two nodes.
+
+    ``quad`` are the four cells of the split (on the care set), ``live`` those
+    where ``t`` is not constant.  On each live cell ``G`` passes as itself or
+    complemented (one polarity pattern ``pat``, the first live cell's polarity
+    fixed); yields ``(pat, xm, y2, hits)`` for every pattern some triple of
+    ``cells`` fits: ``xm`` the triples' cells on the live cells, ``y2`` what
+    ``G`` must be there, ``hits`` the triples where each cell is constant.
+    """
+    m2 = 0
+    for q in live:
+        m2 |= quad[q]
+    xm = cells & np.uint64(m2)
+    xt = xm & np.uint64(t)
+    for bits in range(1 << (len(live) - 1)):
+        pat = 0
+        for k, q in enumerate(live[1:]):
+            if (bits >> k) & 1:
+                pat |= quad[q]
+        y2 = xt ^ (xm & np.uint64(pat)) if pat else xt
+        ok = ((y2 == 0) | (y2 == xm)).all(axis=0)
+        hits = np.flatnonzero(ok)
+        if hits.size:
+            yield pat, xm, y2, hits
+
+
 def leaf_search2(st: State, t: int, mask: int, wide: bool = False) -> Signal | None:
     """Build ``t`` on ``mask`` as ``F(x, y, G)`` with ``G`` one new LUT of existing nodes.
 
@@ -246,7 +273,6 @@ def leaf_search2(st: State, t: int, mask: int, wide: bool = False) -> Signal | N
     cells = np.stack(
         [(a if i & 4 else na) & (b if i & 2 else nb) & (c if i & 1 else nc) for i in range(8)]
     )
-    tt = np.uint64(t)
     for x in range(n if wide else 6):
         vx = st.vals[x]
         for y in range(x + 1 if wide else 0, n):
@@ -262,18 +288,7 @@ def leaf_search2(st: State, t: int, mask: int, wide: bool = False) -> Signal | N
             m2 = 0
             for q in live:
                 m2 |= quad[q]
-            xm = cells & np.uint64(m2)
-            xt = xm & tt
-            for bits in range(1 << (len(live) - 1)):
-                pat = 0
-                for k, q in enumerate(live[1:]):
-                    if (bits >> k) & 1:
-                        pat |= quad[q]
-                y2 = xt ^ (xm & np.uint64(pat)) if pat else xt
-                ok = ((y2 == 0) | (y2 == xm)).all(axis=0)
-                hits = np.flatnonzero(ok)
-                if not hits.size:
-                    continue
+            for pat, _xm, _y2, hits in _split_patterns(cells, t, quad, live):
                 k0 = int(hits[0])
                 ia, ib, ic = (int(arr[k0]) for arr in tri)
                 va, vb, vc = st.vals[ia], st.vals[ib], st.vals[ic]
@@ -907,22 +922,10 @@ def _pair_constraints(
             live = [q for q in range(4) if t & quad[q] not in (0, quad[q])]
             if not live:
                 continue
-            m2 = 0
-            for q in live:
-                m2 |= quad[q]
-            xm = cells & np.uint64(m2)
-            xt = xm & np.uint64(t)
-            care8 = ((xm != 0) * weights).sum(axis=0)
-            for bits in range(1 << (len(live) - 1)):
-                pat = 0
-                for k, q in enumerate(live[1:]):
-                    if (bits >> k) & 1:
-                        pat |= quad[q]
-                y2 = xt ^ (xm & np.uint64(pat)) if pat else xt
-                ok = ((y2 == 0) | (y2 == xm)).all(axis=0)
-                hits = np.flatnonzero(ok)
-                if not hits.size:
-                    continue
+            care8 = None
+            for _pat, xm, y2, hits in _split_patterns(cells, t, quad, live):
+                if care8 is None:
+                    care8 = ((xm != 0) * weights).sum(axis=0)
                 c8 = care8[hits]
                 v8 = ((y2[:, hits] != 0) * weights).sum(axis=0)
                 admits[hits] |= compat[c8, v8]
