@@ -58,6 +58,11 @@ multiplexer decomposition, not any published circuit):
   observability don't-cares (computed bitsliced by complementing it), as a
   0..3-gate function of nodes outside its fan-out; kept when the rebuilt
   circuit is smaller.
+* Window rewrites (:func:`rebuild_window`, recorded in ``WINDOWS``): a
+  convex set of gates is replaced by a smaller program over any nodes outside
+  its fan-out cone, found exactly (under the window's joint don't-cares) by a
+  SAT solver in :mod:`tools.sbox_windows`.  The steps are recorded as explicit
+  programs, so replaying them needs no solver.
 * Polarity assignment (:mod:`tools.sbox_polarity`): the synthesis fixes every
   gate's output polarity, and outputs that come out complemented used to
   pay a NOT each (2.4 per box).  :func:`tools.sbox_polarity.fix_polarity`
@@ -723,8 +728,12 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: S1 56 (426 s); nothing on S6 (336 s): 48.625.  Then S5 51 (400 s);
 #: nothing on S2 (389 s), S7 (203 s); S3 stopped after 250 s (three side
 #: steps, no gain; time box): 48.5.  Then, one core each: S3 run to the end
-#: (293 s) and S1 with ``--resynth-plateau 6`` (634 s): nothing.  Untried: these moves on rip-up pairs
-#: (``--reroute-outputs 4-15 --reroute-variants 4000``), all 120 prefixes.
+#: (293 s) and S1 with ``--resynth-plateau 6`` (634 s): nothing.  Both searches
+#: with rip-up pairs, ``--boxes B --jobs 1 --reroute-search --resynth-search
+#: --reroute-outputs 4-15 --reroute-variants 0,4000`` and the eleven prefixes,
+#: one core per box: S8 44 (324 s); nothing on S1 (291 s), S2 (225 s), S3
+#: (284 s), S4 (73 s), S5 (377 s), S6 (386 s), S7 (236 s): 48.375 before
+#: :data:`WINDOWS`.  Untried: all 120 prefixes with these moves.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36), (1, 480014), (161, -1), (149, 480101), (152, 480093)),
     1: ((2, 17), (154, -1)),
@@ -736,7 +745,30 @@ REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     ),
     5: ((140, 480014),),
     6: ((2, 6), (138, -1), (148, 480014)),
-    7: ((3, 104),),
+    7: ((3, 104), (12, 480100)),
+}
+
+
+#: For ``--seed 1``: window rewrites (:func:`rebuild_window`) applied after
+#: :data:`REROUTES`, found by the SAT-based window search :mod:`tools.sbox_windows`
+#: (explicit programs, so the replay needs no solver).
+WINDOWS: dict[int, tuple[WindowStep, ...]] = {
+    0: (
+        (
+            (21, 23, 29),
+            (0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 22, 35, 43),
+            ((3, 17, 7), (1, 12, 7), (2, 19, 1), (20, 21, 3), (7, 22, 1), (12, 23, 3)),
+            ((22, False), (23, False), (24, False)),
+        ),
+    ),
+    5: (
+        (
+            (53, 55),
+            tuple(range(6)) + tuple(range(7, 52)),
+            ((2, 26, 3), (16, 50, 3), (51, 52, 1)),
+            ((3, False), (53, False)),
+        ),
+    ),
 }
 
 
@@ -809,6 +841,91 @@ def _rebuild(
     out_idx = [st.output(sig) for sig in sigs]
     return prune(st, out_idx)
 
+
+
+#: One window rewrite (:func:`rebuild_window`, found by :mod:`tools.sbox_windows`):
+#: (window output nodes, window input nodes, program, output choices).
+WindowStep = tuple[
+    tuple[int, ...], tuple[int, ...], tuple[tuple[int, int, int], ...], tuple[tuple[int, bool], ...]
+]
+
+
+def window_gate(st: State, table: int, x: Signal, y: Signal) -> Signal:
+    """A 2-input gate given by its truth table with f(0, 0) = 0 (bit 0: f(0, 1),
+    bit 1: f(1, 0), bit 2: f(1, 1)) on signed signals, via :class:`State`
+    (complements are absorbed)."""
+    if table == 0b100:
+        return st.g_and(x, y)
+    if table == 0b010:
+        return st.g_and(x, (y[0], not y[1]))
+    if table == 0b001:
+        return st.g_and((x[0], not x[1]), y)
+    if table == 0b111:
+        return st.g_or(x, y)
+    if table == 0b011:
+        return st.g_xor(x, y)
+    if table == 0b110:
+        return x
+    if table == 0b101:
+        return y
+    return ZERO
+
+
+def rebuild_window(circ: Circuit, step: WindowStep) -> Circuit:
+    """The circuit with a window of gates replaced by a new program.
+
+    ``step`` = (``window_outs``, ``inputs``, ``program``, ``choice``): the
+    program's gates ``(x, y, table)`` read ``inputs`` (indices 0..) and its own
+    earlier gates (after the inputs), with :func:`window_gate` truth tables;
+    node ``window_outs[o]`` becomes program node ``choice[o][0]``, complemented
+    if ``choice[o][1]``.  Gates of the window that nothing else uses die in the
+    prune.  Complements are absorbed through :class:`State`.
+    """
+    ops, outs = circ
+    window_outs, inputs, program, choice = step
+    st = State()
+    memo: dict[int, Signal] = {}
+    built: list[Signal] = []
+
+    def get(i: int) -> Signal:
+        if i in memo:
+            return memo[i]
+        if i in window_outs:
+            if not built:
+                built.extend(get(a) for a in inputs)
+                for x, y, table in program:
+                    built.append(window_gate(st, table, built[x], built[y]))
+            node, neg = choice[window_outs.index(i)]
+            sig = (built[node][0], built[node][1] ^ neg)
+        else:
+            op, a, b = ops[i]
+            if op == "in":
+                sig = (a, False)
+            elif op == "not":
+                sig = get(a)
+                sig = (sig[0], not sig[1])
+            elif op == "and":
+                sig = st.g_and(get(a), get(b))
+            elif op == "andnot":
+                y = get(b)
+                sig = st.g_and(get(a), (y[0], not y[1]))
+            elif op == "or":
+                sig = st.g_or(get(a), get(b))
+            else:
+                sig = st.g_xor(get(a), get(b))
+        memo[i] = sig
+        return sig
+
+    sigs = [get(o) for o in outs]
+    return prune(st, [st.output(sig) for sig in sigs])
+
+
+def apply_windows(box: int, circ: Circuit, steps: Sequence[WindowStep]) -> Circuit:
+    """Apply recorded window rewrites in turn, each polarity-fixed, self-checked."""
+    for step in steps:
+        circ = fix_polarity(rebuild_window(circ, step))
+        assert evaluate(*circ) == box_targets(box)
+    return circ
 
 #: Extra gates a resubstitution may use beyond the gates it frees (they can
 #: still pay off through fewer NOTs, see :func:`fixed_size`).
@@ -1320,6 +1437,14 @@ def render_module(
     return "\n".join(head) + "\n\n" + "\n\n".join(body) + "\n\n" + "\n".join(tail)
 
 
+def parse_boxes(text: str) -> list[int]:
+    """0-based box numbers from a ``--boxes`` argument: ``1-8`` or ``1,3``."""
+    if "-" in text:
+        lo, hi = text.split("-")
+        return list(range(int(lo) - 1, int(hi)))
+    return [int(x) - 1 for x in text.split(",")]
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Command-line entry point."""
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -1388,11 +1513,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=stamp_kernel_sources.PACKAGE / "engines" / "bitslice" / "sbox_circuits_gen.py",
     )
     args = ap.parse_args(argv)
-    if "-" in args.boxes:
-        lo, hi = args.boxes.split("-")
-        boxes = list(range(int(lo) - 1, int(hi)))
-    else:
-        boxes = [int(x) - 1 for x in args.boxes.split(",")]
+    boxes = parse_boxes(args.boxes)
     modes = args.modes.split(",")
     numbers = range(args.first, args.restarts)
     if args.prefixes:
@@ -1419,6 +1540,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for b in boxes:
         if args.seed == 1 and best[b][1] == BEST_ATTEMPTS[b] and REROUTES.get(b):
             best[b] = (b, best[b][1], apply_reroutes(b, best[b][2], REROUTES[b]))
+        if args.seed == 1 and best[b][1] == BEST_ATTEMPTS[b] and WINDOWS.get(b):
+            best[b] = (b, best[b][1], apply_windows(b, best[b][2], WINDOWS[b]))
     variants = [int(v) for v in args.reroute_variants.split(",")]
     orders = [-1] if 0 in variants else []
     prefixes = range(len(PREFIXES))

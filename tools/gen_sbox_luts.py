@@ -1821,11 +1821,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         default=stamp_kernel_sources.PACKAGE / "engines" / "bitslice" / "sbox_luts_gen.py",
     )
     args = ap.parse_args(argv)
-    if "-" in args.boxes:
-        lo, hi = args.boxes.split("-")
-        boxes = list(range(int(lo) - 1, int(hi)))
-    else:
-        boxes = [int(x) - 1 for x in args.boxes.split(",")]
+    boxes = gates.parse_boxes(args.boxes)
     numbers = list(range(args.first, args.restarts))
     if args.prefixes:
         chosen = {int(x) for x in args.prefixes.split(",")}

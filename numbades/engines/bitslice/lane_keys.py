@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "33877ab7a76727482f1e79d763a95e3a045a5a77a0eb23d4fef238bb455253d6"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "d88bcea12c3f2d75971d48eea22034a353308ba81d99d0cdf2fcda3e928ce6df"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "a90b22f81eb63bd33cbd0c8394cc12a5c6324d0d3f1f04b5048cd475541d0125"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "4496d7fd6b00ed21f5b008d5e0ad480935a70bb9bb3790ce4d4885793c7ecee2"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
