@@ -142,3 +142,23 @@ def test_committed_program_is_generator_output(box: int) -> None:
     ops, outs = gen.fold_outputs(gen.best_circuit(box, 1))
     assert tuple(ops) == _luts.LUTS[box]
     assert tuple(outs) == _luts.OUTPUTS[box]
+
+
+def test_rebuild_window_splices_lut_program_and_prunes() -> None:
+    """(a1 ^ a2) ^ a3 in two LUTs, then & a5: the window of the two XORs
+    replaced by one 3-input XOR keeps the output and saves a LUT; taking the
+    program's output complemented changes the function."""
+    from tools import gen_sbox_luts as gen
+
+    xor3 = 0b10010110  # A ^ B ^ C, bit (A<<2)|(B<<1)|C
+    xor_ab = 0b00111100  # A ^ B (C ignored)
+    and_ab = 0b11000000  # A & B (C ignored)
+    ops = [(xor_ab, 0, 1, 2), (xor_ab, 6, 2, 0), (and_ab, 7, 4, 0)]
+    circ = (ops, [(8, False), (0, False), (1, False), (2, False)])
+    before = gen.evaluate(circ)
+    step = ((7,), (0, 1, 2), ((0, 1, 2, xor3),), ((3, False),))
+    new = gen.rebuild_window(circ, step)
+    assert gen.evaluate(new) == before
+    assert len(new[0]) == 2
+    flipped = gen.rebuild_window(circ, (step[0], step[1], step[2], ((3, True),)))
+    assert gen.evaluate(flipped) != before

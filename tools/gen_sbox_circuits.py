@@ -84,7 +84,7 @@ import argparse
 import itertools
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from pathlib import Path
@@ -871,6 +871,25 @@ def window_gate(st: State, table: int, x: Signal, y: Signal) -> Signal:
     return ZERO
 
 
+def window_output(
+    step: WindowStep, node: int, get: Callable[[int], Signal],
+    make: Callable[[int, list[Signal]], Signal], built: list[Signal],
+) -> Signal:
+    """The signal that window output ``node`` becomes under ``step``.
+
+    The program is built once (into ``built``, empty at first): its inputs
+    through ``get``, each gate ``(operands..., table)`` as ``make(table,
+    operand signals)``.  Shared by both generators' ``rebuild_window``.
+    """
+    window_outs, inputs, program, choice = step
+    if not built:
+        built.extend(get(a) for a in inputs)
+        for gate in program:
+            built.append(make(gate[-1], [built[x] for x in gate[:-1]]))
+    idx, neg = choice[window_outs.index(node)]
+    return (built[idx][0], built[idx][1] ^ neg)
+
+
 def rebuild_window(circ: Circuit, step: WindowStep) -> Circuit:
     """The circuit with a window of gates replaced by a new program.
 
@@ -882,7 +901,6 @@ def rebuild_window(circ: Circuit, step: WindowStep) -> Circuit:
     prune.  Complements are absorbed through :class:`State`.
     """
     ops, outs = circ
-    window_outs, inputs, program, choice = step
     st = State()
     memo: dict[int, Signal] = {}
     built: list[Signal] = []
@@ -890,13 +908,8 @@ def rebuild_window(circ: Circuit, step: WindowStep) -> Circuit:
     def get(i: int) -> Signal:
         if i in memo:
             return memo[i]
-        if i in window_outs:
-            if not built:
-                built.extend(get(a) for a in inputs)
-                for x, y, table in program:
-                    built.append(window_gate(st, table, built[x], built[y]))
-            node, neg = choice[window_outs.index(i)]
-            sig = (built[node][0], built[node][1] ^ neg)
+        if i in step[0]:
+            sig = window_output(step, i, get, lambda t, xy: window_gate(st, t, *xy), built)
         else:
             op, a, b = ops[i]
             if op == "in":

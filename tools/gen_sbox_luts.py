@@ -51,6 +51,11 @@ circuit):
   some bits of ``G``'s table for every triple at once; the two nodes' sets of
   admissible (triple, table) are intersected.  Used greedily (``--pair``) and
   as a share of the walk's moves (``--walk-pair P``).
+* *Window rewrites* (:func:`rebuild_window`, recorded in :data:`WINDOWS`,
+  applied last): a convex set of LUTs is replaced by a program of fewer LUTs
+  over any nodes outside its fan-out cone, found exactly (under the window's
+  joint don't-cares) by a SAT solver in :mod:`tools.sbox_windows` and
+  recorded as explicit programs, so the replay needs no solver.
 
 Everything is deterministic for a given ``--seed``.  The winners of the
 search are recorded in :data:`BEST_ATTEMPTS`; the default run replays only
@@ -1770,11 +1775,66 @@ WALKS: dict[int, str] = {
 }
 
 
-def best_circuit(box: int, seed: int) -> Circuit:
-    """The recorded best attempt of ``box`` with its reroute and walk steps applied."""
+#: One window rewrite (found by :mod:`tools.sbox_windows`): (window output
+#: nodes, input nodes, program, output choices).  Program step ``(x, y, z, tt)``
+#: is LUT ``tt`` of program nodes x, y, z (the inputs first, then the program's
+#: own LUTs); window output ``o`` becomes program node ``choice[o][0]``,
+#: complemented if ``choice[o][1]``.
+WindowStep = tuple[
+    tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, bool], ...]
+]
+
+#: For ``--seed 1``: window rewrites per box, applied after :data:`WALKS`
+#: (explicit programs, so the replay needs no solver).
+WINDOWS: dict[int, tuple[WindowStep, ...]] = {}
+
+
+def _table_fn(tt: int) -> Callable[[int, int, int], int]:
+    """The 3-input function with truth table byte ``tt``, for :meth:`State.make`."""
+    return lambda x, y, z: (tt >> (x << 2 | y << 1 | z)) & 1
+
+
+def rebuild_window(circ: Circuit, step: WindowStep) -> Circuit:
+    """The circuit with a window of LUTs replaced by ``step``'s program (see
+    :data:`WindowStep`); LUTs of the window nothing else uses die in the prune,
+    complements fold through :class:`State`."""
+    ops, outs = circ
+    window_outs = step[0]
+    st = State()
+    memo: dict[int, Signal] = {i: (i, False) for i in range(6)}
+    built: list[Signal] = []
+
+    def get(i: int) -> Signal:
+        if i in memo:
+            return memo[i]
+        if i in window_outs:
+            sig = gates.window_output(step, i, get, lambda t, xyz: st.make(_table_fn(t), xyz), built)
+        else:
+            tt, a, b, c = ops[i - 6]
+            sig = st.make(_table_fn(tt), [get(a), get(b), get(c)])
+        memo[i] = sig
+        return sig
+
+    return prune(st, [(get(i)[0], get(i)[1] ^ neg) for i, neg in outs])
+
+
+def apply_windows(box: int, circ: Circuit, steps: Sequence[WindowStep]) -> Circuit:
+    """Apply recorded window rewrites in turn, each self-checked."""
+    for step in steps:
+        circ = rebuild_window(circ, step)
+        assert evaluate(circ) == gates.box_targets(box)
+    return circ
+
+
+def best_circuit(box: int, seed: int, windows: bool = True) -> Circuit:
+    """The recorded best attempt of ``box`` with its reroute, walk and (unless
+    ``windows`` is false) window steps applied."""
     circ = attempt(box, seed, BEST_ATTEMPTS[box])
     circ = resub(apply_reroutes(box, circ, REROUTES.get(box, ())), two=True, wide=True)
-    return apply_walk(circ, decode_steps(WALKS.get(box, "")))
+    circ = apply_walk(circ, decode_steps(WALKS.get(box, "")))
+    if seed == 1 and windows:
+        circ = apply_windows(box, circ, WINDOWS.get(box, ()))
+    return circ
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -1830,7 +1890,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     best: dict[int, tuple[int, Circuit]] = {}
     for box in boxes:
         if args.seed == 1:
-            best[box] = (BEST_ATTEMPTS[box], best_circuit(box, 1))
+            # A walk or pair search continues from the circuit before the
+            # window rewrites (which replay after WALKS), so its steps replay.
+            windows = not (args.walk or args.pair)
+            best[box] = (BEST_ATTEMPTS[box], best_circuit(box, 1, windows))
         for r in numbers:
             circ = attempt(box, args.seed, r)
             if args.wide:

@@ -1,40 +1,44 @@
 """Exact resynthesis of small windows of an S-box circuit with a SAT solver.
 
-The searches in :mod:`tools.gen_sbox_circuits` are heuristic: they build a
-gate at a time.  This one is exact, on a small scale.  It is written for
-numbades and follows the published *method* of SAT-based circuit
-minimisation (Kojevnikov, Kulikov and Yaroslavtsev, "Finding efficient
-circuits using SAT-solvers", SAT 2009: encode "a circuit of k gates computes
-these functions" as a satisfiability problem and let a solver search):
+The searches in :mod:`tools.gen_sbox_circuits` and :mod:`tools.gen_sbox_luts`
+are heuristic: they build a gate at a time.  This one is exact, on a small
+scale.  It is written for numbades and follows the published *method* of
+SAT-based circuit minimisation (Kojevnikov, Kulikov and Yaroslavtsev,
+"Finding efficient circuits using SAT-solvers", SAT 2009: encode "a circuit
+of k gates computes these functions" as a satisfiability problem and let a
+solver search):
 
 * A *window* is a convex set W of gates: no path leaves W and comes back.
-  Its inputs are the nodes outside W that feed it; its outputs are the gates
-  of W used outside W (or as S-box outputs).
-* Over the 64 S-box inputs, each window input and output is a known truth
-  table.  Only the rows (combinations of window-input values) that occur
-  matter; the others are don't-cares, which is where the savings hide.
-* The CP-SAT solver (Google OR-tools) is asked for a program of |W| - 1
-  two-input gates over the window inputs that computes every window output,
-  up to complement (complements are free in the signed-signal circuits, and
-  :func:`tools.sbox_polarity.fix_polarity` places the NOTs that remain).
-* With ``--pool`` the program may also read any other node of the circuit
-  that does not depend on the window (every node outside the window's fan-out
-  cone, S-box inputs included): the rows are then the 64 S-box inputs, and a
-  window can shrink by reusing gates another output already built.  This is
-  the mode that found gains; with the window's own inputs only, windows of
-  3-10 gates on S4, S6 and S8 were already optimal or timed out.
-* A program found is spliced in (:func:`tools.gen_sbox_circuits.rebuild_window`)
-  and kept when the polarity-fixed circuit is smaller.  The greedy search
-  restarts after every gain.
+  Its outputs are the gates of W used outside W (or as S-box outputs).
+* The program that replaces W may read any node that does not depend on W
+  (every node outside W's fan-out cone, S-box inputs included; with
+  ``--no-pool`` only W's own inputs).  Over the 64 S-box inputs every node
+  is a known truth table; the window outputs must take, on every input, a
+  value vector that keeps all four S-box outputs right (the window's joint
+  don't-cares, found by forcing the outputs to each vector and evaluating
+  the circuit bitsliced).
+* The CP-SAT solver (Google OR-tools) is asked for a program with one gate
+  fewer than W has: two-input gates (AND, OR, XOR, ANDNOT, with complements
+  free; :func:`tools.sbox_polarity.fix_polarity` places the NOTs that remain)
+  for the 2-input circuits, or 3-input functions of any truth table for the
+  LUT circuits (``--luts``; a complement folds into every consumer's table).
+  Each program gate is normalised to f(0, ..., 0) = 0 (its complement is
+  free), and every gate must be used, which cuts symmetric solutions.
+* A program found is spliced in (``rebuild_window`` in the generator) and
+  kept when the circuit is smaller.  The greedy search restarts after every
+  gain.
 
-Each gain is printed as an explicit step (window, inputs, program, output
-choices): the generator replays the steps from
-``tools.gen_sbox_circuits.WINDOWS`` with no solver, so only this search needs
-OR-tools (``pip install ortools``; not a dependency of numbades or its
-tests).
+Reading the whole pool is what pays: with only W's own inputs, windows of
+3-10 gates on S4, S6 and S8 were already optimal or timed out; with the pool,
+windows of 4-7 gates shrank S1 and S6 (see ``WINDOWS`` in the generators).
 
-Run: ``python -m tools.sbox_windows --boxes 1,6 --sizes 3-9 --tries 40 --seconds 10
---max-inputs 99 --pool``
+Each gain is printed as an explicit step (window outputs, inputs, program,
+output choices): the generators replay the steps from their ``WINDOWS`` with
+no solver, so only this search needs OR-tools (``pip install ortools``; not a
+dependency of numbades or its tests).
+
+Run: ``python -m tools.sbox_windows --boxes 1,6 --sizes 3-9 --tries 40 --seconds 10``
+(add ``--luts`` for the 3-input-LUT circuits).
 """
 
 from __future__ import annotations
@@ -44,78 +48,127 @@ import collections
 import itertools
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 from tools import gen_sbox_circuits as gen
+from tools import gen_sbox_luts as luts
 
-Circuit = gen.Circuit
-
-
-def fanouts(ops: Sequence[tuple[str, int, int]]) -> dict[int, set[int]]:
-    """Consumers of every node."""
-    out: dict[int, set[int]] = {i: set() for i in range(len(ops))}
-    for i, (op, a, b) in enumerate(ops):
-        if op == "in":
-            continue
-        out[a].add(i)
-        if b >= 0:
-            out[b].add(i)
-    return out
-
-
-def window_io(circ: Circuit, window: frozenset[int]) -> tuple[list[int], list[int]] | None:
-    """(inputs, outputs) of ``window``, or None when it is not convex."""
-    ops, outs = circ
-    fo = fanouts(ops)
-    inputs = sorted(
-        {x for i in window for x in ops[i][1:] if x >= 0 and x not in window}
-    )
-    outputs = sorted(i for i in window if i in outs or fo[i] - window)
-    # Convex: nothing reachable from the window outside it feeds back into it.
-    stack = [j for i in window for j in fo[i] if j not in window]
-    seen: set[int] = set()
-    while stack:
-        j = stack.pop()
-        if j in seen:
-            continue
-        seen.add(j)
-        if fo[j] & window:
-            return None
-        stack.extend(fo[j] - window)
-    return inputs, outputs
-
-
-#: Solver outcomes so far (printed by :func:`main`).
+#: Solver outcomes over a run (OPTIMAL = a smaller program was found).
 STATS: collections.Counter[str] = collections.Counter()
 
-#: A grown window may gain this many gates from its convex closure.
-CLOSURE_SLACK = 2
+#: A window rewrite: (window output nodes, input nodes, program, output
+#: choices); program gates are (operands..., table), see :func:`solve_window`.
+Step = tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...], tuple[tuple[int, bool], ...]]
 
 
-def random_windows(
-    circ: Circuit, size: int, tries: int, rng: random.Random
-) -> list[frozenset[int]]:
-    """Convex sets of ``size`` to ``size + CLOSURE_SLACK`` gates, grown at random
-    from one gate over fan-ins and fan-outs, then closed (:func:`convex_closure`)."""
-    ops, _ = circ
-    fo = fanouts(ops)
-    gates = list(range(6, len(ops)))
-    found: set[frozenset[int]] = set()
-    for _ in range(tries):
-        w = {rng.choice(gates)}
-        while len(w) < size:
-            border = sorted(
-                {x for i in w for x in ops[i][1:] if x >= 6}
-                | {j for i in w for j in fo[i]}
-            )
-            border = [x for x in border if x not in w]
-            if not border:
-                break
-            w.add(rng.choice(border))
-        w = convex_closure(ops, fo, w)
-        if size <= len(w) <= size + CLOSURE_SLACK:
-            found.add(frozenset(w))
-    return sorted(found, key=sorted)
+@dataclass(frozen=True)
+class Basis:
+    """How the window search sees one kind of circuit.
+
+    ``fanins(circ)`` lists each node's operands (``()`` for the six inputs);
+    ``free`` nodes (NOTs) cost nothing and are never read by a program;
+    ``forced(circ, forced)`` is the truth tables of all nodes with some nodes
+    forced to constants, ``output_nodes(circ)`` the nodes of the S-box outputs
+    and ``outputs(circ, vals)`` their values from such tables; ``splice`` applies a step (self-checked) and ``size``
+    counts gates.
+    """
+
+    arity: int
+    fanins: Callable[[Any], list[tuple[int, ...]]]
+    free: Callable[[Any, int], bool]
+    forced: Callable[[Any, dict[int, int]], list[int]]
+    output_nodes: Callable[[Any], set[int]]
+    outputs: Callable[[Any, list[int]], list[int]]
+    splice: Callable[[int, Any, Step], Any]
+    size: Callable[[Any], int]
+    recorded: Callable[[int], Any]
+
+
+# --- 2-input gate circuits (tools.gen_sbox_circuits) -------------------------
+
+
+def _gate_fanins(circ: gen.Circuit) -> list[tuple[int, ...]]:
+    return [() if op == "in" else ((a,) if op == "not" else (a, b)) for op, a, b in circ[0]]
+
+
+def _gate_forced(circ: gen.Circuit, forced: dict[int, int]) -> list[int]:
+    got: list[int] = []
+    for i, (op, a, b) in enumerate(circ[0]):
+        if i in forced:
+            got.append(forced[i])
+        elif op == "in":
+            got.append(gen.INPUTS[a])
+        elif op == "not":
+            got.append(got[a] ^ gen.FULL)
+        elif op == "and":
+            got.append(got[a] & got[b])
+        elif op == "andnot":
+            got.append(got[a] & ~got[b] & gen.FULL)
+        elif op == "or":
+            got.append(got[a] | got[b])
+        else:
+            got.append(got[a] ^ got[b])
+    return got
+
+
+def _gate_splice(box: int, circ: gen.Circuit, step: Step) -> gen.Circuit:
+    return gen.apply_windows(box, circ, (step,))
+
+
+def _gate_recorded(box: int) -> gen.Circuit:
+    _, _, circ = gen.attempt(box, 1, gen.BEST_ATTEMPTS[box])
+    circ = gen.apply_reroutes(box, circ, gen.REROUTES.get(box, ()))
+    return gen.apply_windows(box, circ, gen.WINDOWS.get(box, ()))
+
+
+GATES = Basis(
+    arity=2,
+    fanins=_gate_fanins,
+    free=lambda circ, i: circ[0][i][0] == "not",
+    forced=_gate_forced,
+    output_nodes=lambda circ: set(circ[1]),
+    outputs=lambda circ, vals: [vals[o] for o in circ[1]],
+    splice=_gate_splice,
+    size=lambda circ: len(circ[0]) - 6,
+    recorded=_gate_recorded,
+)
+
+
+# --- 3-input LUT circuits (tools.gen_sbox_luts) -------------------------------
+
+
+def _lut_forced(circ: luts.Circuit, forced: dict[int, int]) -> list[int]:
+    vals = list(luts.INPUTS)
+    for i, (tt, a, b, c) in enumerate(circ[0], 6):
+        vals.append(forced[i] if i in forced else luts.lut_value(tt, vals[a], vals[b], vals[c]))
+    return vals
+
+
+LUTS = Basis(
+    arity=3,
+    fanins=lambda circ: [()] * 6 + [op[1:] for op in circ[0]],
+    free=lambda circ, i: False,
+    forced=_lut_forced,
+    output_nodes=lambda circ: {i for i, _ in circ[1]},
+    outputs=lambda circ, vals: [vals[i] ^ (luts.FULL if neg else 0) for i, neg in circ[1]],
+    splice=lambda box, circ, step: luts.apply_windows(box, circ, (step,)),
+    size=lambda circ: len(circ[0]),
+    recorded=lambda box: luts.best_circuit(box, 1),
+)
+
+
+# --- windows ------------------------------------------------------------------
+
+
+def fanouts(fanins: Sequence[tuple[int, ...]]) -> dict[int, set[int]]:
+    """Consumers of every node."""
+    out: dict[int, set[int]] = {i: set() for i in range(len(fanins))}
+    for i, ins in enumerate(fanins):
+        for x in ins:
+            out[x].add(i)
+    return out
 
 
 def fanout_cone(fo: dict[int, set[int]], window: set[int] | frozenset[int]) -> set[int]:
@@ -132,54 +185,77 @@ def fanout_cone(fo: dict[int, set[int]], window: set[int] | frozenset[int]) -> s
 
 
 def convex_closure(
-    ops: Sequence[tuple[str, int, int]], fo: dict[int, set[int]], window: set[int]
+    fanins: Sequence[tuple[int, ...]], fo: dict[int, set[int]], window: set[int]
 ) -> set[int]:
     """``window`` plus every node on a path from it back into it."""
     below = fanout_cone(fo, window)
-    above: set[int] = set()  # reaching the window
-    stack = [x for i in window for x in ops[i][1:] if x >= 0]
+    above: set[int] = set()  # gates reaching the window
+    stack = [x for i in window for x in fanins[i]]
     while stack:
         x = stack.pop()
-        if x not in above and ops[x][0] != "in":
+        if x not in above and fanins[x]:
             above.add(x)
-            stack.extend(y for y in ops[x][1:] if y >= 0)
+            stack.extend(fanins[x])
     return window | (below & above)
 
 
-def allowed_rows(
-    circ: Circuit, targets: Sequence[int], inputs: Sequence[int], outputs: Sequence[int]
-) -> dict[tuple[int, ...], frozenset[tuple[int, ...]]]:
-    """For each combination of window-input values that occurs: the window-output
-    value vectors that keep every S-box output right on all its rows.
+#: Random windows are kept when their convex closure has at most this many
+#: gates more than asked for.
+CLOSURE_SLACK = 2
 
-    This is the window's joint don't-care set: the circuit is evaluated
-    (bitsliced over the 64 S-box inputs) once per output vector, with the
-    window outputs forced to it.
-    """
-    ops, outs = circ
-    vals = gen._eval_all(ops)
+
+def random_windows(
+    fanins: Sequence[tuple[int, ...]], size: int, tries: int, rng: random.Random
+) -> list[frozenset[int]]:
+    """Convex sets of ``size`` to ``size + CLOSURE_SLACK`` gates, grown at random
+    from one gate over fan-ins and fan-outs, then closed (:func:`convex_closure`)."""
+    fo = fanouts(fanins)
+    gates = [i for i, ins in enumerate(fanins) if ins]
+    found: set[frozenset[int]] = set()
+    for _ in range(tries):
+        w = {rng.choice(gates)}
+        while len(w) < size:
+            border = {x for i in w for x in fanins[i] if fanins[x]} | {j for i in w for j in fo[i]}
+            border -= w
+            if not border:
+                break
+            w.add(rng.choice(sorted(border)))
+        w = convex_closure(fanins, fo, w)
+        if size <= len(w) <= size + CLOSURE_SLACK:
+            found.add(frozenset(w))
+    return sorted(found, key=sorted)
+
+
+def window_io(
+    basis: Basis, circ: Any, window: frozenset[int], pool: bool
+) -> tuple[list[int], list[int]]:
+    """(inputs, outputs) of a convex ``window``: the nodes a program may read
+    (its own fan-ins, or with ``pool`` every node outside its fan-out cone
+    that is not free) and the gates of the window used outside it."""
+    fanins = basis.fanins(circ)
+    fo = fanouts(fanins)
+    if pool:
+        below = fanout_cone(fo, window) | window
+        inputs = [i for i in range(len(fanins)) if i not in below and not basis.free(circ, i)]
+    else:
+        inputs = sorted({x for i in window for x in fanins[i] if x not in window})
+    out_nodes = basis.output_nodes(circ)
+    outputs = sorted(i for i in window if i in out_nodes or fo[i] - window)
+    return inputs, outputs
+
+
+def allowed_rows(
+    basis: Basis, circ: Any, targets: Sequence[int], inputs: Sequence[int], outputs: Sequence[int]
+) -> dict[tuple[int, ...], frozenset[tuple[int, ...]]]:
+    """For each combination of input values that occurs: the window-output
+    value vectors that keep every S-box output right on all its rows."""
+    vals = basis.forced(circ, {})
     ok_rows: dict[tuple[int, ...], int] = {}
     for alpha in itertools.product((0, 1), repeat=len(outputs)):
-        forced = dict(zip(outputs, alpha, strict=True))
-        got: list[int] = []
-        for i, (op, a, b) in enumerate(ops):
-            if i in forced:
-                got.append(gen.FULL if forced[i] else 0)
-            elif op == "in":
-                got.append(gen.INPUTS[a])
-            elif op == "not":
-                got.append(got[a] ^ gen.FULL)
-            elif op == "and":
-                got.append(got[a] & got[b])
-            elif op == "andnot":
-                got.append(got[a] & ~got[b] & gen.FULL)
-            elif op == "or":
-                got.append(got[a] | got[b])
-            else:
-                got.append(got[a] ^ got[b])
+        got = basis.forced(circ, {o: gen.FULL if a else 0 for o, a in zip(outputs, alpha, strict=True)})
         wrong = 0
-        for o, t in zip(outs, targets, strict=True):
-            wrong |= got[o] ^ t
+        for have, want in zip(basis.outputs(circ, got), targets, strict=True):
+            wrong |= have ^ want
         ok_rows[alpha] = ~wrong & gen.FULL
     allowed: dict[tuple[int, ...], frozenset[tuple[int, ...]]] = {}
     for x in range(64):
@@ -189,42 +265,53 @@ def allowed_rows(
     return allowed
 
 
+# --- the SAT model --------------------------------------------------------------
+
+
+def _table_bits(arity: int) -> list[tuple[tuple[int, ...], int]]:
+    """(operand values, table bit) for every operand combination except all-zero
+    (f(0, ..., 0) = 0).  Two inputs: bit 0 f(0,1), bit 1 f(1,0), bit 2 f(1,1)
+    (:func:`tools.gen_sbox_circuits.window_gate`); three: bit (A<<2)|(B<<1)|C,
+    as in a LUT's truth table byte."""
+    combos = [c for c in itertools.product((0, 1), repeat=arity) if any(c)]
+    if arity == 2:
+        return [(c, k) for k, c in enumerate(combos)]
+    return [(c, (c[0] << 2) | (c[1] << 1) | c[2]) for c in combos]
+
+
 def solve_window(
     allowed: dict[tuple[int, ...], frozenset[tuple[int, ...]]],
-    n_in: int, n_out: int, gates: int, seconds: float,
-) -> tuple[tuple[tuple[int, int, int], ...], tuple[tuple[int, bool], ...]] | None:
-    """A program of ``gates`` 2-input gates over ``n_in`` inputs whose ``n_out``
-    outputs (each a gate or an input, either polarity) take an allowed value
-    vector on every row of ``allowed`` (:func:`allowed_rows`), or None (none
-    exists, or the solver ran out of time)."""
+    n_in: int, n_out: int, gates: int, seconds: float, arity: int = 2,
+) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, bool], ...]] | None:
+    """A program of ``gates`` gates of ``arity`` inputs over ``n_in`` inputs whose
+    ``n_out`` outputs (each a gate or an input, either polarity) take an allowed
+    value vector on every row of ``allowed`` (:func:`allowed_rows`), or None
+    (none exists, or the solver ran out of time).  Program gates are
+    ``(operand, ..., table)`` with operands numbered inputs first, then gates."""
     from ortools.sat.python import cp_model
 
     keys = list(allowed)
     m, k, nr = n_in, gates, len(keys)
+    bits = _table_bits(arity)
     model = cp_model.CpModel()
-    # v[g][r]: value of gate g on row r; table bits f[g][0..2] = f(0,1), f(1,0), f(1,1).
-    v = [[model.NewBoolVar("") for _ in range(nr)] for _ in range(k)]
-    f = [[model.NewBoolVar("") for _ in range(3)] for _ in range(k)]
-    left: list[list] = []
-    right: list[list] = []
+    v = [[model.NewBoolVar("") for _ in range(nr)] for _ in range(k)]  # gate g on row r
+    f = [{bit: model.NewBoolVar("") for _, bit in bits} for _ in range(k)]  # tables
+    sels: list[list[list]] = []  # sels[g][slot][p]: operand ``slot`` of gate g is node p
     for g in range(k):
         n_prev = m + g
-        lf = [model.NewBoolVar("") for _ in range(n_prev)]
-        rt = [model.NewBoolVar("") for _ in range(n_prev)]
-        model.AddExactlyOne(lf)
-        model.AddExactlyOne(rt)
-        for q in range(n_prev):  # left operand strictly before the right one
-            model.AddBoolOr([rt[q].Not(), *lf[:q]])
-        model.AddBoolOr(f[g])  # not constant 0
-        # Not a copy of one operand (tables 0b110 = x, 0b101 = y).
-        model.AddBoolOr([f[g][0], f[g][1].Not(), f[g][2].Not()])
-        model.AddBoolOr([f[g][0].Not(), f[g][1], f[g][2].Not()])
-        left.append(lf)
-        right.append(rt)
-        # a, b: the operands' values on each row.
-        a = [model.NewBoolVar("") for _ in range(nr)]
-        b = [model.NewBoolVar("") for _ in range(nr)]
-        for sel, operand in ((lf, a), (rt, b)):
+        slots = [[model.NewBoolVar("") for _ in range(n_prev)] for _ in range(arity)]
+        for s in slots:
+            model.AddExactlyOne(s)
+        for lo, hi in itertools.pairwise(slots):  # operands strictly increasing
+            for q in range(n_prev):
+                model.AddBoolOr([hi[q].Not(), *lo[:q]])
+        model.AddBoolOr(list(f[g].values()))  # not constant
+        if arity == 2:  # not a copy of one operand (tables 0b110 = x, 0b101 = y)
+            model.AddBoolOr([f[g][0], f[g][1].Not(), f[g][2].Not()])
+            model.AddBoolOr([f[g][0].Not(), f[g][1], f[g][2].Not()])
+        sels.append(slots)
+        ops = [[model.NewBoolVar("") for _ in range(nr)] for _ in range(arity)]
+        for sel, operand in zip(slots, ops, strict=True):
             for p in range(n_prev):
                 for r in range(nr):
                     if p < m:
@@ -235,12 +322,11 @@ def solve_window(
                         model.AddBoolOr([sel[p].Not(), operand[r], w.Not()])
         for r in range(nr):
             out = v[g][r]
-            model.AddBoolOr([a[r], b[r], out.Not()])  # f(0, 0) = 0
-            for bit, (pa, pb) in enumerate(((0, 1), (1, 0), (1, 1))):
-                la = a[r].Not() if pa else a[r]
-                lb = b[r].Not() if pb else b[r]
-                model.AddBoolOr([la, lb, out.Not(), f[g][bit]])
-                model.AddBoolOr([la, lb, out, f[g][bit].Not()])
+            model.AddBoolOr([*(o[r] for o in ops), out.Not()])  # f(0, ..., 0) = 0
+            for combo, bit in bits:
+                away = [o[r].Not() if c else o[r] for o, c in zip(ops, combo, strict=True)]
+                model.AddBoolOr([*away, out.Not(), f[g][bit]])
+                model.AddBoolOr([*away, out, f[g][bit].Not()])
     # y[o][r]: window output o on row r = the chosen node's value xor its polarity.
     y = [[model.NewBoolVar("") for _ in range(nr)] for _ in range(n_out)]
     choice_vars = []
@@ -252,13 +338,10 @@ def solve_window(
             cands.append((n, c))
             for r in range(nr):
                 yo = y[o][r]
-                if n < m:  # y == key bit xor pol
-                    if keys[r][n]:
-                        model.AddBoolOr([c.Not(), yo, pol])
-                        model.AddBoolOr([c.Not(), yo.Not(), pol.Not()])
-                    else:
-                        model.AddBoolOr([c.Not(), yo.Not(), pol])
-                        model.AddBoolOr([c.Not(), yo, pol.Not()])
+                if n < m:  # y == input value xor pol
+                    lit = pol if keys[r][n] else pol.Not()
+                    model.AddBoolOr([c.Not(), yo, lit])
+                    model.AddBoolOr([c.Not(), yo.Not(), lit.Not()])
                 else:  # y == v xor pol
                     val = v[n - m][r]
                     for bv, bp in itertools.product((0, 1), repeat=2):
@@ -272,7 +355,7 @@ def solve_window(
     # the solver need not prove the same thing for every place of a spare one.
     for g in range(k):
         n = m + g
-        users = [left[h][n] for h in range(g + 1, k)] + [right[h][n] for h in range(g + 1, k)]
+        users = [s[n] for h in range(g + 1, k) for s in sels[h]]
         users += [c for _, cands in choice_vars for nn, c in cands if nn == n]
         model.AddBoolOr(users)
     for r, key in enumerate(keys):
@@ -289,10 +372,9 @@ def solve_window(
         return None
     program = []
     for g in range(k):
-        x = next(p for p, lit in enumerate(left[g]) if solver.Value(lit))
-        yy = next(p for p, lit in enumerate(right[g]) if solver.Value(lit))
-        table = sum(solver.Value(f[g][bit]) << bit for bit in range(3))
-        program.append((x, yy, table))
+        operands = [next(p for p, lit in enumerate(s) if solver.Value(lit)) for s in sels[g]]
+        table = sum(solver.Value(lit) << bit for bit, lit in f[g].items())
+        program.append((*operands, table))
     choice = []
     for pol, cands in choice_vars:
         n = next(n for n, c in cands if solver.Value(c))
@@ -300,72 +382,57 @@ def solve_window(
     return tuple(program), tuple(choice)
 
 
-def pool_inputs(circ: Circuit, window: frozenset[int]) -> list[int]:
-    """Every node the window may read without making a cycle: all nodes except
-    the window's gates and everything reachable from them."""
-    ops, _ = circ
-    below = fanout_cone(fanouts(ops), window) | window
-    return [i for i in range(len(ops)) if i not in below and ops[i][0] != "not"]
+# --- search ---------------------------------------------------------------------
 
 
 def try_window(
-    box: int, circ: Circuit, window: frozenset[int], seconds: float, max_inputs: int,
-    pool: bool = False,
-) -> tuple[Circuit, gen.WindowStep] | None:
-    """The circuit with ``window`` rebuilt from one gate fewer, when that is
-    smaller once polarity-fixed.  With ``pool`` the program may read any node
-    outside the window's fan-out cone, not just the window's own inputs."""
-    io = window_io(circ, window)
-    if io is None:
-        return None
-    inputs, outputs = io
+    basis: Basis, box: int, circ: Any, window: frozenset[int], seconds: float,
+    max_inputs: int, pool: bool,
+) -> tuple[Any, Step] | None:
+    """The circuit with ``window`` rebuilt from one gate fewer, when that
+    makes the whole circuit smaller."""
+    inputs, outputs = window_io(basis, circ, window, pool)
     if len(inputs) > max_inputs:
         return None
-    if pool:
-        inputs = pool_inputs(circ, window)
-    ops = circ[0]
-    # NOTs are free inside the program (its outputs come in either polarity),
-    # so ask for one 2-input gate fewer than the window has.
-    two_input = sum(ops[i][0] != "not" for i in window)
-    allowed = allowed_rows(circ, gen.box_targets(box), inputs, outputs)
-    found = solve_window(allowed, len(inputs), len(outputs), two_input - 1, seconds)
+    # Free gates (NOTs) inside the window cost nothing; ask for one paid gate fewer.
+    paid = sum(not basis.free(circ, i) for i in window)
+    allowed = allowed_rows(basis, circ, gen.box_targets(box), inputs, outputs)
+    found = solve_window(allowed, len(inputs), len(outputs), paid - 1, seconds, basis.arity)
     if found is None:
         return None
     program, choice = found
     step = (tuple(outputs), tuple(inputs), program, choice)
-    new = gen.fix_polarity(gen.rebuild_window(circ, step))
-    assert gen.evaluate(*new) == gen.box_targets(box)
-    if len(new[0]) < len(circ[0]):
+    new = basis.splice(box, circ, step)
+    if basis.size(new) < basis.size(circ):
         return new, step
     return None
 
 
 def search(
-    box: int, circ: Circuit, sizes: Sequence[int], tries: int, seconds: float,
-    max_inputs: int, seed: int, budget: float, pool: bool = False,
-) -> tuple[Circuit, list[gen.WindowStep]]:
+    basis: Basis, box: int, circ: Any, sizes: Sequence[int], tries: int, seconds: float,
+    max_inputs: int, seed: int, budget: float, pool: bool = True,
+) -> tuple[Any, list[Step]]:
     """Greedy: the first window (smallest sizes first) that shrinks the circuit,
     repeated until none does or ``budget`` seconds have passed."""
     rng = random.Random(f"{seed}:{box}")
-    steps: list[gen.WindowStep] = []
+    steps: list[Step] = []
     start = time.monotonic()
-    tried: set[tuple[frozenset[int], tuple]] = set()
+    tried: set[tuple[frozenset[int], int]] = set()
     improved = True
     while improved and time.monotonic() - start < budget:
         improved = False
-        key_ops = tuple(circ[0])
         for size in sizes:
-            for w in random_windows(circ, size, tries, rng):
+            for w in random_windows(basis.fanins(circ), size, tries, rng):
                 if time.monotonic() - start > budget:
                     break
-                if (w, key_ops) in tried:
+                if (w, len(steps)) in tried:
                     continue
-                tried.add((w, key_ops))
-                got = try_window(box, circ, w, seconds, max_inputs, pool)
+                tried.add((w, len(steps)))
+                got = try_window(basis, box, circ, w, seconds, max_inputs, pool)
                 if got is not None:
                     circ, step = got
                     steps.append(step)
-                    print(f"S{box + 1} window {sorted(w)}: {len(circ[0]) - 6} gates "
+                    print(f"S{box + 1} window {sorted(w)}: {basis.size(circ)} gates "
                           f"({time.monotonic() - start:.0f} s)\n    step {step!r}", flush=True)
                     improved = True
                     break
@@ -374,34 +441,29 @@ def search(
     return circ, steps
 
 
-def recorded(box: int) -> Circuit:
-    """The circuit the generator records for ``box`` (0-based)."""
-    _, _, circ = gen.attempt(box, 1, gen.BEST_ATTEMPTS[box])
-    circ = gen.apply_reroutes(box, circ, gen.REROUTES.get(box, ()))
-    return gen.apply_windows(box, circ, gen.WINDOWS.get(box, ()))
-
-
 def main(argv: Sequence[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    """Command-line entry point: search, print the steps to record."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--boxes", default="1-8")
-    ap.add_argument("--sizes", default="3-7", help="window sizes in gates, e.g. 3-7")
-    ap.add_argument("--tries", type=int, default=400, help="random windows drawn per size")
-    ap.add_argument("--seconds", type=float, default=5.0, help="solver time per window")
-    ap.add_argument("--max-inputs", type=int, default=10)
+    ap.add_argument("--luts", action="store_true", help="the 3-input-LUT circuits")
+    ap.add_argument("--sizes", default="3-9", help="window sizes in gates, e.g. 3-9")
+    ap.add_argument("--tries", type=int, default=40, help="random windows drawn per size")
+    ap.add_argument("--seconds", type=float, default=10.0, help="solver time per window")
+    ap.add_argument("--max-inputs", type=int, default=99)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--budget", type=float, default=600.0, help="seconds per box")
-    ap.add_argument("--pool", action="store_true",
-                    help="let programs read any node outside the window's fan-out cone")
+    ap.add_argument("--budget", type=float, default=1200.0, help="seconds per box")
+    ap.add_argument("--no-pool", action="store_true",
+                    help="programs read only the window's own inputs")
     args = ap.parse_args(argv)
-    boxes = gen.parse_boxes(args.boxes)
+    basis = LUTS if args.luts else GATES
     lo, hi = (int(x) for x in args.sizes.split("-"))
-    for box in boxes:
-        circ = recorded(box)
+    for box in gen.parse_boxes(args.boxes):
+        circ = basis.recorded(box)
         start = time.monotonic()
-        print(f"S{box + 1}: {len(circ[0]) - 6} gates", flush=True)
-        circ, steps = search(box, circ, range(lo, hi + 1), args.tries, args.seconds,
-                             args.max_inputs, args.seed, args.budget, args.pool)
-        print(f"S{box + 1}: {len(circ[0]) - 6} gates after {len(steps)} window steps "
+        print(f"S{box + 1}: {basis.size(circ)} gates", flush=True)
+        circ, steps = search(basis, box, circ, range(lo, hi + 1), args.tries, args.seconds,
+                             args.max_inputs, args.seed, args.budget, not args.no_pool)
+        print(f"S{box + 1}: {basis.size(circ)} gates after {len(steps)} window steps "
               f"({time.monotonic() - start:.0f} s, solver {dict(STATS)})\n  steps {tuple(steps)!r}",
               flush=True)
     return 0
