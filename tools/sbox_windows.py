@@ -205,12 +205,14 @@ CLOSURE_SLACK = 2
 
 
 def random_windows(
-    fanins: Sequence[tuple[int, ...]], size: int, tries: int, rng: random.Random
+    fanins: Sequence[tuple[int, ...]], size: int, tries: int, rng: random.Random,
+    starts: Sequence[int] | None = None,
 ) -> list[frozenset[int]]:
     """Convex sets of ``size`` to ``size + CLOSURE_SLACK`` gates, grown at random
-    from one gate over fan-ins and fan-outs, then closed (:func:`convex_closure`)."""
+    from one gate (any, or one of ``starts``) over fan-ins and fan-outs, then
+    closed (:func:`convex_closure`)."""
     fo = fanouts(fanins)
-    gates = [i for i, ins in enumerate(fanins) if ins]
+    gates = list(starts) if starts else [i for i, ins in enumerate(fanins) if ins]
     found: set[frozenset[int]] = set()
     for _ in range(tries):
         w = {rng.choice(gates)}
@@ -282,12 +284,15 @@ def _table_bits(arity: int) -> list[tuple[tuple[int, ...], int]]:
 def solve_window(
     allowed: dict[tuple[int, ...], frozenset[tuple[int, ...]]],
     n_in: int, n_out: int, gates: int, seconds: float, arity: int = 2,
+    positive: Sequence[int] = (),
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, bool], ...]] | None:
     """A program of ``gates`` gates of ``arity`` inputs over ``n_in`` inputs whose
     ``n_out`` outputs (each a gate or an input, either polarity) take an allowed
     value vector on every row of ``allowed`` (:func:`allowed_rows`), or None
     (none exists, or the solver ran out of time).  Program gates are
-    ``(operand, ..., table)`` with operands numbered inputs first, then gates."""
+    ``(operand, ..., table)`` with operands numbered inputs first, then gates.
+    The outputs numbered in ``positive`` must come uncomplemented (for 2-input
+    gates, whose tables all have f(0, 0) = 0: then no NOT is needed there)."""
     from ortools.sat.python import cp_model
 
     keys = list(allowed)
@@ -332,6 +337,8 @@ def solve_window(
     choice_vars = []
     for o in range(n_out):
         pol = model.NewBoolVar("")
+        if o in positive:
+            model.Add(pol == 0)
         cands = []
         for n in range(m + k):
             c = model.NewBoolVar("")
@@ -387,17 +394,30 @@ def solve_window(
 
 def try_window(
     basis: Basis, box: int, circ: Any, window: frozenset[int], seconds: float,
-    max_inputs: int, pool: bool,
+    max_inputs: int, pool: bool, strict: bool = False,
 ) -> tuple[Any, Step] | None:
     """The circuit with ``window`` rebuilt from one gate fewer, when that
-    makes the whole circuit smaller."""
+    makes the whole circuit smaller.
+
+    NOTs count as free inside a window (the program's complements are free
+    and :func:`tools.sbox_polarity.fix_polarity` places the NOTs that remain),
+    so a program has one paid gate fewer than the window.  ``strict`` (2-input
+    gates, windows holding a NOT) instead asks for as many 2-input gates as
+    the window has with its S-box outputs uncomplemented: the NOT is what
+    goes.
+    """
     inputs, outputs = window_io(basis, circ, window, pool)
     if len(inputs) > max_inputs:
         return None
-    # Free gates (NOTs) inside the window cost nothing; ask for one paid gate fewer.
     paid = sum(not basis.free(circ, i) for i in window)
+    gates, positive = paid - 1, []
+    if strict:
+        if paid == len(window):
+            return None
+        out_nodes = basis.output_nodes(circ)
+        gates, positive = paid, [o for o, n in enumerate(outputs) if n in out_nodes]
     allowed = allowed_rows(basis, circ, gen.box_targets(box), inputs, outputs)
-    found = solve_window(allowed, len(inputs), len(outputs), paid - 1, seconds, basis.arity)
+    found = solve_window(allowed, len(inputs), len(outputs), gates, seconds, basis.arity, positive)
     if found is None:
         return None
     program, choice = found
@@ -410,7 +430,7 @@ def try_window(
 
 def search(
     basis: Basis, box: int, circ: Any, sizes: Sequence[int], tries: int, seconds: float,
-    max_inputs: int, seed: int, budget: float, pool: bool = True,
+    max_inputs: int, seed: int, budget: float, pool: bool = True, strict: bool = False,
 ) -> tuple[Any, list[Step]]:
     """Greedy: the first window (smallest sizes first) that shrinks the circuit,
     repeated until none does or ``budget`` seconds have passed."""
@@ -422,13 +442,16 @@ def search(
     while improved and time.monotonic() - start < budget:
         improved = False
         for size in sizes:
-            for w in random_windows(basis.fanins(circ), size, tries, rng):
+            starts = [i for i in range(len(basis.fanins(circ))) if basis.free(circ, i)]
+            if strict and not starts:
+                return circ, steps
+            for w in random_windows(basis.fanins(circ), size, tries, rng, starts if strict else None):
                 if time.monotonic() - start > budget:
                     break
                 if (w, len(steps)) in tried:
                     continue
                 tried.add((w, len(steps)))
-                got = try_window(basis, box, circ, w, seconds, max_inputs, pool)
+                got = try_window(basis, box, circ, w, seconds, max_inputs, pool, strict)
                 if got is not None:
                     circ, step = got
                     steps.append(step)
@@ -454,6 +477,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--budget", type=float, default=1200.0, help="seconds per box")
     ap.add_argument("--no-pool", action="store_true",
                     help="programs read only the window's own inputs")
+    ap.add_argument("--strict", action="store_true",
+                    help="2-input gates: windows around a NOT, rebuilt without it")
     args = ap.parse_args(argv)
     basis = LUTS if args.luts else GATES
     lo, hi = (int(x) for x in args.sizes.split("-"))
@@ -462,7 +487,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         start = time.monotonic()
         print(f"S{box + 1}: {basis.size(circ)} gates", flush=True)
         circ, steps = search(basis, box, circ, range(lo, hi + 1), args.tries, args.seconds,
-                             args.max_inputs, args.seed, args.budget, not args.no_pool)
+                             args.max_inputs, args.seed, args.budget, not args.no_pool,
+                             args.strict)
         print(f"S{box + 1}: {basis.size(circ)} gates after {len(steps)} window steps "
               f"({time.monotonic() - start:.0f} s, solver {dict(STATS)})\n  steps {tuple(steps)!r}",
               flush=True)
