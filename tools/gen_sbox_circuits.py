@@ -751,8 +751,10 @@ REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
 
 #: For ``--seed 1``: window rewrites (:func:`rebuild_window`) applied after
 #: :data:`REROUTES`, found by the SAT-based window search :mod:`tools.sbox_windows`
-#: (explicit programs, so the replay needs no solver).
-WINDOWS: dict[int, tuple[WindowStep, ...]] = {
+#: (explicit programs, so the replay needs no solver).  The reroute and
+#: resynthesis searches start from the circuit with these applied, so the steps
+#: they find afterwards are appended here (two-number steps), not to REROUTES.
+WINDOWS: dict[int, tuple[WindowStep | tuple[int, int], ...]] = {
     0: (
         (
             (21, 23, 29),
@@ -933,10 +935,19 @@ def rebuild_window(circ: Circuit, step: WindowStep) -> Circuit:
     return prune(st, [st.output(sig) for sig in sigs])
 
 
-def apply_windows(box: int, circ: Circuit, steps: Sequence[WindowStep]) -> Circuit:
-    """Apply recorded window rewrites in turn, each polarity-fixed, self-checked."""
+def apply_windows(
+    box: int, circ: Circuit, steps: Sequence[WindowStep | tuple[int, int]]
+) -> Circuit:
+    """Apply recorded window rewrites in turn, each polarity-fixed, self-checked.
+
+    A two-number step is a :func:`reroute` / :func:`resynth` step (as in
+    :data:`REROUTES`) found by a search run after the window rewrites before it.
+    """
     for step in steps:
-        circ = fix_polarity(rebuild_window(circ, step))
+        if len(step) == 2:
+            circ = apply_reroutes(box, circ, (step,))  # type: ignore[arg-type]
+        else:
+            circ = fix_polarity(rebuild_window(circ, step))  # type: ignore[arg-type]
         assert evaluate(*circ) == box_targets(box)
     return circ
 
@@ -1450,6 +1461,11 @@ def render_module(
     return "\n".join(head) + "\n\n" + "\n\n".join(body) + "\n\n" + "\n".join(tail)
 
 
+def _record_in(box: int) -> str:
+    """Where the steps a search finds for ``box`` are recorded (see :data:`WINDOWS`)."""
+    return "WINDOWS, after its steps" if WINDOWS.get(box) else "REROUTES"
+
+
 def parse_boxes(text: str) -> list[int]:
     """0-based box numbers from a ``--boxes`` argument: ``1-8`` or ``1,3``."""
     if "-" in text:
@@ -1566,14 +1582,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             lo, hi = (int(x) for x in args.reroute_outputs.split("-"))
             jobs = [(b, best[b][2], orders, range(lo, hi + 1), args.reroute_plateau) for b in boxes]
             for b, circ, steps in pool.map(_search_reroutes_star, jobs):
-                print(f"S{b + 1} reroute steps {steps}: {len(circ[0]) - 6} gates", flush=True)
+                print(f"S{b + 1} reroute steps {steps} (record in {_record_in(b)}): "
+                      f"{len(circ[0]) - 6} gates", flush=True)
                 best[b] = (b, best[b][1], circ)
     if args.resynth_search:
         for b in boxes:
             circ, steps = search_resynth(
                 b, best[b][2], orders, args.resynth_min_cone, args.resynth_plateau
             )
-            print(f"S{b + 1} resynth steps {steps}: {len(circ[0]) - 6} gates", flush=True)
+            print(f"S{b + 1} resynth steps {steps} (record in {_record_in(b)}): "
+                  f"{len(circ[0]) - 6} gates", flush=True)
             best[b] = (b, best[b][1], circ)
     seconds = time.monotonic() - start
     circuits = [best[b][2] for b in boxes]

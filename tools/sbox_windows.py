@@ -70,9 +70,10 @@ class Basis:
     ``fanins(circ)`` lists each node's operands (``()`` for the six inputs);
     ``free`` nodes (NOTs) cost nothing and are never read by a program;
     ``forced(circ, forced)`` is the truth tables of all nodes with some nodes
-    forced to constants, ``output_nodes(circ)`` the nodes of the S-box outputs
-    and ``outputs(circ, vals)`` their values from such tables; ``splice`` applies a step (self-checked) and ``size``
-    counts gates.
+    forced to constants, ``output_nodes(circ)`` the nodes of the S-box
+    outputs and ``outputs(circ, vals)`` their values from such tables;
+    ``splice`` applies a step (self-checked), ``size`` counts gates and
+    ``recorded(box)`` replays the generator's recorded circuit.
     """
 
     arity: int
@@ -113,10 +114,6 @@ def _gate_forced(circ: gen.Circuit, forced: dict[int, int]) -> list[int]:
     return got
 
 
-def _gate_splice(box: int, circ: gen.Circuit, step: Step) -> gen.Circuit:
-    return gen.apply_windows(box, circ, (step,))
-
-
 def _gate_recorded(box: int) -> gen.Circuit:
     _, _, circ = gen.attempt(box, 1, gen.BEST_ATTEMPTS[box])
     circ = gen.apply_reroutes(box, circ, gen.REROUTES.get(box, ()))
@@ -130,7 +127,7 @@ GATES = Basis(
     forced=_gate_forced,
     output_nodes=lambda circ: set(circ[1]),
     outputs=lambda circ, vals: [vals[o] for o in circ[1]],
-    splice=_gate_splice,
+    splice=lambda box, circ, step: gen.apply_windows(box, circ, (step,)),
     size=lambda circ: len(circ[0]) - 6,
     recorded=_gate_recorded,
 )
