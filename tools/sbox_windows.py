@@ -225,6 +225,26 @@ def random_windows(
     return sorted(found, key=sorted)
 
 
+def cone_windows(
+    fanins: Sequence[tuple[int, ...]], out_nodes: set[int], size: int
+) -> list[frozenset[int]]:
+    """Every gate's fan-out-free cone (the gate and the gates above it used only
+    inside the cone) of exactly ``size`` gates: single-output windows, all of
+    them, in node order (convex by construction)."""
+    fo = fanouts(fanins)
+    found: list[frozenset[int]] = []
+    for n in range(len(fanins)):
+        if not fanins[n]:
+            continue
+        cone = {n}
+        for g in range(n - 1, -1, -1):
+            if fanins[g] and g not in out_nodes and fo[g] and fo[g] <= cone:
+                cone.add(g)
+        if len(cone) == size:
+            found.append(frozenset(cone))
+    return found
+
+
 def window_io(
     basis: Basis, circ: Any, window: frozenset[int], pool: bool
 ) -> tuple[list[int], list[int]]:
@@ -400,8 +420,8 @@ def try_window(
     and :func:`tools.sbox_polarity.fix_polarity` places the NOTs that remain),
     so a program has one paid gate fewer than the window.  ``strict`` (2-input
     gates, windows holding a NOT) instead asks for as many 2-input gates as
-    the window has with its S-box outputs uncomplemented: the NOT is what
-    goes.
+    the window has, with every window output uncomplemented: the rest of the
+    circuit sees the same signals, and the NOT is what goes.
     """
     inputs, outputs = window_io(basis, circ, window, pool)
     if len(inputs) > max_inputs:
@@ -411,8 +431,7 @@ def try_window(
     if strict:
         if paid == len(window):
             return None
-        out_nodes = basis.output_nodes(circ)
-        gates, positive = paid, [o for o, n in enumerate(outputs) if n in out_nodes]
+        gates, positive = paid, list(range(len(outputs)))
     allowed = allowed_rows(basis, circ, gen.box_targets(box), inputs, outputs)
     found = solve_window(allowed, len(inputs), len(outputs), gates, seconds, basis.arity, positive)
     if found is None:
@@ -428,9 +447,12 @@ def try_window(
 def search(
     basis: Basis, box: int, circ: Any, sizes: Sequence[int], tries: int, seconds: float,
     max_inputs: int, seed: int, budget: float, pool: bool = True, strict: bool = False,
+    cones: bool = False,
 ) -> tuple[Any, list[Step]]:
     """Greedy: the first window (smallest sizes first) that shrinks the circuit,
-    repeated until none does or ``budget`` seconds have passed."""
+    repeated until none does or ``budget`` seconds have passed.  Windows are
+    drawn at random (:func:`random_windows`), or with ``cones`` are all
+    fan-out-free cones (:func:`cone_windows`)."""
     rng = random.Random(f"{seed}:{box}")
     steps: list[Step] = []
     start = time.monotonic()
@@ -442,7 +464,12 @@ def search(
             starts = [i for i in range(len(basis.fanins(circ))) if basis.free(circ, i)]
             if strict and not starts:
                 return circ, steps
-            for w in random_windows(basis.fanins(circ), size, tries, rng, starts if strict else None):
+            if cones:
+                windows = cone_windows(basis.fanins(circ), basis.output_nodes(circ), size)
+            else:
+                windows = random_windows(basis.fanins(circ), size, tries, rng,
+                                         starts if strict else None)
+            for w in windows:
                 if time.monotonic() - start > budget:
                     break
                 if (w, len(steps)) in tried:
@@ -475,7 +502,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--no-pool", action="store_true",
                     help="programs read only the window's own inputs")
     ap.add_argument("--strict", action="store_true",
-                    help="2-input gates: windows around a NOT, rebuilt without it")
+                    help="2-input gates: windows around a NOT, rebuilt without it "
+                    "(same output signals, no complements)")
+    ap.add_argument("--cones", action="store_true",
+                    help="every fan-out-free cone of each size instead of random windows")
     args = ap.parse_args(argv)
     basis = LUTS if args.luts else GATES
     lo, hi = (int(x) for x in args.sizes.split("-"))
@@ -485,7 +515,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"S{box + 1}: {basis.size(circ)} gates", flush=True)
         circ, steps = search(basis, box, circ, range(lo, hi + 1), args.tries, args.seconds,
                              args.max_inputs, args.seed, args.budget, not args.no_pool,
-                             args.strict)
+                             args.strict, args.cones)
         print(f"S{box + 1}: {basis.size(circ)} gates after {len(steps)} window steps "
               f"({time.monotonic() - start:.0f} s, solver {dict(STATS)})\n  steps {tuple(steps)!r}",
               flush=True)
