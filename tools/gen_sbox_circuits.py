@@ -733,7 +733,9 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: --reroute-outputs 4-15 --reroute-variants 0,4000`` and the eleven prefixes,
 #: one core per box: S8 44 (324 s); nothing on S1 (291 s), S2 (225 s), S3
 #: (284 s), S4 (73 s), S5 (377 s), S6 (386 s), S7 (236 s): 48.375 before
-#: :data:`WINDOWS`.  Untried: all 120 prefixes with these moves.
+#: :data:`WINDOWS`.  After the window rewrites (steps to be appended to
+#: :data:`WINDOWS`), ``--reroute-outputs 0-15`` and the same otherwise: nothing
+#: on S6 (567 s) or S1 (582 s).  Untried: all 120 prefixes with these moves.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36), (1, 480014), (161, -1), (149, 480101), (152, 480093)),
     1: ((2, 17), (154, -1)),

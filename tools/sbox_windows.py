@@ -28,9 +28,23 @@ solver search):
   kept when the circuit is smaller.  The greedy search restarts after every
   gain.
 
-Reading the whole pool is what pays: with only W's own inputs, windows of
-3-10 gates on S4, S6 and S8 were already optimal or timed out; with the pool,
-windows of 4-7 gates shrank S1 and S6 (see ``WINDOWS`` in the generators).
+Runs (one process each, wall-clock on a shared 2-core host; "nothing" means
+no window shrank the circuit):
+
+* Reading the whole pool is what pays.  With only W's own inputs
+  (``--no-pool``), windows of 3-10 gates on S4, S6 and S8 were already
+  optimal or timed out.  With the pool, ``--boxes B --sizes 3-9 --tries 40
+  --seconds 10``: S1 56 -> 55 (a 7-gate window, 522 s in all), S6 52 -> 51
+  (a 4-gate window, 502 s), recorded in ``WINDOWS``; nothing on S2 (616 s),
+  S3 (645 s), S5 (453 s), S7 (501 s), S8 (315 s), nor on S4 with sizes 2-5
+  (61 s).  ``--seed 2 --sizes 3-10 --tries 60`` on S1: nothing (577 s).
+* Every fan-out-free cone, ``--cones --sizes 2-16 --seconds 30``: nothing on
+  any box (28-206 s per box, 879 s in all).
+* ``--strict`` around each box's one NOT, ``--sizes 3-12 --tries 60
+  --seconds 15``: nothing on any box (S-box outputs kept positive: 39-314 s
+  per box; every window output kept positive, S1: 59 s).
+* LUT circuits, ``--luts --sizes 2-6 --tries 40 --seconds 15``: nothing on
+  S1 (729 s), S5 (573 s), S7 (stopped at 430 s); S4 sizes 2-4 (70 s).
 
 Each gain is printed as an explicit step (window outputs, inputs, program,
 output choices): the generators replay the steps from their ``WINDOWS`` with
