@@ -1309,7 +1309,7 @@ def render_module(programs: Sequence[tuple[list[Lut], list[int]]], command: str,
 #: S7 27 -> 26 at iteration 5525; S8 also 24, at iteration 5275, not kept);
 #: average 25.250.  The same for S = 46 (465 s; no gain) and 47 (450 s; S8 24 -> 23
 #: at iteration 3000); average 25.125.  Then S = 48 with ``--boxes 8,7,5,1`` (237 s;
-#: no gain).
+#: no gain).  Then S = 49 to 56 with ``--boxes 1,5`` (113-142 s each; no gain).
 BEST_ATTEMPTS: dict[int, int] = {0: 367, 1: 505, 2: 19, 3: 222, 4: 6, 5: 341, 6: 468, 7: 221}
 REROUTES: dict[int, tuple[tuple[int, int, int], ...]] = {
     2: ((0, 20, 0), (0, 0, 0)),

@@ -37,7 +37,11 @@ no window shrank the circuit):
   --seconds 10``: S1 56 -> 55 (a 7-gate window, 522 s in all), S6 52 -> 51
   (a 4-gate window, 502 s), recorded in ``WINDOWS``; nothing on S2 (616 s),
   S3 (645 s), S5 (453 s), S7 (501 s), S8 (315 s), nor on S4 with sizes 2-5
-  (61 s).  ``--seed 2 --sizes 3-10 --tries 60`` on S1: nothing (577 s).
+  (61 s).  ``--seed 2 --sizes 3-10 --tries 60``: nothing on S1 (577 s), S6
+  (726 s); ``--seed 3 --sizes 3-9 --tries 60``: nothing on S5 (583 s), S2
+  (stopped at about 320 s).  Windows of 10-14 gates (``--seed 3 --sizes
+  10-14 --tries 25 --seconds 40``) on S1 (283 s) and S5 (121 s): every solve
+  timed out.
 * Every fan-out-free cone, ``--cones --sizes 2-16 --seconds 30``: nothing on
   any box (28-206 s per box, 879 s in all).
 * ``--strict`` around each box's one NOT, ``--sizes 3-12 --tries 60
