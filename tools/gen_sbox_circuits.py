@@ -846,7 +846,6 @@ def _rebuild(
     return prune(st, out_idx)
 
 
-
 #: One window rewrite (:func:`rebuild_window`, found by :mod:`tools.sbox_windows`):
 #: (window output nodes, window input nodes, program, output choices).
 WindowStep = tuple[
