@@ -39,7 +39,9 @@ no window shrank the circuit):
   S3 (645 s), S5 (453 s), S7 (501 s), S8 (315 s), nor on S4 with sizes 2-5
   (61 s).  ``--seed 2 --sizes 3-10 --tries 60``: nothing on S1 (577 s), S6
   (726 s); ``--seed 3 --sizes 3-9 --tries 60``: nothing on S5 (583 s), S2
-  (stopped at about 320 s).  Windows of 10-14 gates (``--seed 3 --sizes
+  (stopped at about 320 s); ``--seed 4 --tries 60`` (sizes 3-10 on S4, S3;
+  3-9 on S1, S7): nothing on S4 (644 s), S3 (706 s), S1 (461 s), S7 (678 s).
+  Windows of 10-14 gates (``--seed 3 --sizes
   10-14 --tries 25 --seconds 40``) on S1 (283 s) and S5 (121 s): every solve
   timed out.
 * Every fan-out-free cone, ``--cones --sizes 2-16 --seconds 30``: nothing on
