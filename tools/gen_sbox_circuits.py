@@ -776,8 +776,11 @@ WINDOWS: dict[int, tuple[WindowStep | tuple[int, int], ...]] = {
 }
 
 
-def _eval_all(ops: Sequence[tuple[str, int, int]], flip: int = -1) -> list[int]:
-    """Truth tables of all nodes; node ``flip`` (if >= 0) is complemented."""
+def _eval_all(
+    ops: Sequence[tuple[str, int, int]], flip: int = -1, forced: dict[int, int] | None = None
+) -> list[int]:
+    """Truth tables of all nodes; node ``flip`` (if >= 0) is complemented and
+    the nodes in ``forced`` take the given tables (window don't-cares)."""
     vals: list[int] = []
     for i, (op, a, b) in enumerate(ops):
         if op == "in":
@@ -792,6 +795,8 @@ def _eval_all(ops: Sequence[tuple[str, int, int]], flip: int = -1) -> list[int]:
             v = vals[a] & ~vals[b] & FULL
         else:
             v = vals[a] ^ FULL
+        if forced and i in forced:
+            v = forced[i]
         vals.append(v ^ FULL if i == flip else v)
     return vals
 

@@ -431,11 +431,12 @@ def _try_option(
     return st, out
 
 
-def _eval_all(ops: Sequence[Lut], flip: int = -1) -> list[int]:
-    """Truth tables of all nodes (inputs first); node ``flip`` (if >= 0) complemented."""
+def _eval_all(ops: Sequence[Lut], flip: int = -1, forced: dict[int, int] | None = None) -> list[int]:
+    """Truth tables of all nodes (inputs first); node ``flip`` (if >= 0)
+    complemented; the nodes in ``forced`` take the given tables."""
     vals = list(INPUTS)
     for i, (tt, a, b, c) in enumerate(ops, 6):
-        v = lut_value(tt, vals[a], vals[b], vals[c])
+        v = forced[i] if forced and i in forced else lut_value(tt, vals[a], vals[b], vals[c])
         vals.append(v ^ FULL if i == flip else v)
     return vals
 

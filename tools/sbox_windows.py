@@ -114,26 +114,6 @@ def _gate_fanins(circ: gen.Circuit) -> list[tuple[int, ...]]:
     return [() if op == "in" else ((a,) if op == "not" else (a, b)) for op, a, b in circ[0]]
 
 
-def _gate_forced(circ: gen.Circuit, forced: dict[int, int]) -> list[int]:
-    got: list[int] = []
-    for i, (op, a, b) in enumerate(circ[0]):
-        if i in forced:
-            got.append(forced[i])
-        elif op == "in":
-            got.append(gen.INPUTS[a])
-        elif op == "not":
-            got.append(got[a] ^ gen.FULL)
-        elif op == "and":
-            got.append(got[a] & got[b])
-        elif op == "andnot":
-            got.append(got[a] & ~got[b] & gen.FULL)
-        elif op == "or":
-            got.append(got[a] | got[b])
-        else:
-            got.append(got[a] ^ got[b])
-    return got
-
-
 def _gate_recorded(box: int) -> gen.Circuit:
     _, _, circ = gen.attempt(box, 1, gen.BEST_ATTEMPTS[box])
     circ = gen.apply_reroutes(box, circ, gen.REROUTES.get(box, ()))
@@ -144,7 +124,7 @@ GATES = Basis(
     arity=2,
     fanins=_gate_fanins,
     free=lambda circ, i: circ[0][i][0] == "not",
-    forced=_gate_forced,
+    forced=lambda circ, forced: gen._eval_all(circ[0], forced=forced),
     output_nodes=lambda circ: set(circ[1]),
     outputs=lambda circ, vals: [vals[o] for o in circ[1]],
     splice=lambda box, circ, step: gen.apply_windows(box, circ, (step,)),
@@ -156,18 +136,11 @@ GATES = Basis(
 # --- 3-input LUT circuits (tools.gen_sbox_luts) -------------------------------
 
 
-def _lut_forced(circ: luts.Circuit, forced: dict[int, int]) -> list[int]:
-    vals = list(luts.INPUTS)
-    for i, (tt, a, b, c) in enumerate(circ[0], 6):
-        vals.append(forced[i] if i in forced else luts.lut_value(tt, vals[a], vals[b], vals[c]))
-    return vals
-
-
 LUTS = Basis(
     arity=3,
     fanins=lambda circ: [()] * 6 + [op[1:] for op in circ[0]],
     free=lambda circ, i: False,
-    forced=_lut_forced,
+    forced=lambda circ, forced: luts._eval_all(circ[0], forced=forced),
     output_nodes=lambda circ: {i for i, _ in circ[1]},
     outputs=lambda circ, vals: [vals[i] ^ (luts.FULL if neg else 0) for i, neg in circ[1]],
     splice=lambda box, circ, step: luts.apply_windows(box, circ, (step,)),
