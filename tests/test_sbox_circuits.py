@@ -168,6 +168,8 @@ def test_rebuild_window_splices_program_and_prunes() -> None:
     ops += [("andnot", 0, 1), ("andnot", 1, 0), ("or", 6, 7), ("and", 8, 2)]
     outs = [9]
     before = gen.evaluate(ops, outs)
+    a1, a2, a3 = gen.INPUTS[0], gen.INPUTS[1], gen.INPUTS[2]
+    assert before == [(a1 ^ a2) & a3]  # independent of the evaluator's own bookkeeping
     # Window {6, 7, 8}; its output node 8 becomes program node 2 = xor(in 0, in 1).
     step = ((8,), (0, 1), ((0, 1, 0b011),), ((2, False),))
     new_ops, new_outs = gen.rebuild_window((ops, outs), step)

@@ -156,6 +156,8 @@ def test_rebuild_window_splices_lut_program_and_prunes() -> None:
     ops = [(xor_ab, 0, 1, 2), (xor_ab, 6, 2, 0), (and_ab, 7, 4, 0)]
     circ = (ops, [(8, False), (0, False), (1, False), (2, False)])
     before = gen.evaluate(circ)
+    a1, a2, a3, a5 = (gen.INPUTS[i] for i in (0, 1, 2, 4))
+    assert before[0] == (a1 ^ a2 ^ a3) & a5  # independent of the evaluator
     step = ((7,), (0, 1, 2), ((0, 1, 2, xor3),), ((3, False),))
     new = gen.rebuild_window(circ, step)
     assert gen.evaluate(new) == before
