@@ -295,6 +295,8 @@ def solve_window(
     allowed: dict[tuple[int, ...], frozenset[tuple[int, ...]]],
     n_in: int, n_out: int, gates: int, seconds: float, arity: int = 2,
     positive: Sequence[int] = (),
+    differ: tuple[int, Sequence[int]] | None = None, avoid: Sequence[Sequence[int]] = (),
+    seed: int = 0,
 ) -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, bool], ...]] | None:
     """A program of ``gates`` gates of ``arity`` inputs over ``n_in`` inputs whose
     ``n_out`` outputs (each a gate or an input, either polarity) take an allowed
@@ -302,7 +304,11 @@ def solve_window(
     (none exists, or the solver ran out of time).  Program gates are
     ``(operand, ..., table)`` with operands numbered inputs first, then gates.
     The outputs numbered in ``positive`` must come uncomplemented (for 2-input
-    gates, whose tables all have f(0, 0) = 0: then no NOT is needed there)."""
+    gates, whose tables all have f(0, 0) = 0: then no NOT is needed there).
+    ``differ`` = (output o, its current value on each row of ``allowed``):
+    output o must take another value on some row, and no program gate may
+    compute a function of ``avoid`` (values on each row) or its complement
+    (plateau moves, see :func:`try_window`); ``seed`` seeds the solver."""
     from ortools.sat.python import cp_model
 
     keys = list(allowed)
@@ -375,6 +381,12 @@ def solve_window(
         users = [s[n] for h in range(g + 1, k) for s in sels[h]]
         users += [c for _, cands in choice_vars for nn, c in cands if nn == n]
         model.AddBoolOr(users)
+    if differ is not None:
+        o, current = differ
+        model.AddBoolOr([y[o][r].Not() if bit else y[o][r] for r, bit in enumerate(current)])
+    for banned, g in itertools.product(avoid, range(k)):
+        model.AddBoolOr([v[g][r].Not() if bit else v[g][r] for r, bit in enumerate(banned)])
+        model.AddBoolOr([v[g][r] if bit else v[g][r].Not() for r, bit in enumerate(banned)])
     for r, key in enumerate(keys):
         for alpha in itertools.product((0, 1), repeat=n_out):
             if alpha not in allowed[key]:
@@ -383,6 +395,7 @@ def solve_window(
     solver = cp_model.CpSolver()
     solver.parameters.max_time_in_seconds = seconds
     solver.parameters.num_workers = 1
+    solver.parameters.random_seed = seed
     status = solver.Solve(model)
     STATS[solver.StatusName(status)] += 1
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -404,7 +417,7 @@ def solve_window(
 
 def try_window(
     basis: Basis, box: int, circ: Any, window: frozenset[int], seconds: float,
-    max_inputs: int, pool: bool, strict: bool = False,
+    max_inputs: int, pool: bool, strict: bool = False, plateau: random.Random | None = None,
 ) -> tuple[Any, Step] | None:
     """The circuit with ``window`` rebuilt from one gate fewer, when that
     makes the whole circuit smaller.
@@ -415,6 +428,13 @@ def try_window(
     gates, windows holding a NOT) instead asks for as many 2-input gates as
     the window has, with every window output uncomplemented: the rest of the
     circuit sees the same signals, and the NOT is what goes.
+
+    ``plateau`` (a random source) instead asks for as many paid gates as the
+    window has, either with one inner window output (drawn at random)
+    computing another function inside its don't-cares, or without one of the
+    window's inner gates' functions (either polarity), and keeps the result
+    when the circuit does not grow: a sideways move that changes the
+    don't-cares and the readable nodes of the windows around it.
     """
     inputs, outputs = window_io(basis, circ, window, pool)
     if len(inputs) > max_inputs:
@@ -426,13 +446,29 @@ def try_window(
             return None
         gates, positive = paid, list(range(len(outputs)))
     allowed = allowed_rows(basis, circ, gen.box_targets(box), inputs, outputs)
-    found = solve_window(allowed, len(inputs), len(outputs), gates, seconds, basis.arity, positive)
+    differ, avoid, seed = None, [], 0
+    if plateau is not None:
+        # Only inner nodes have don't-cares: the S-box outputs are fixed.
+        inner = [o for o, node in enumerate(outputs) if node not in basis.output_nodes(circ)]
+        hidden = [i for i in window if i not in outputs and not basis.free(circ, i)]
+        if not inner and not hidden:
+            return None
+        gates, seed = paid, plateau.randrange(1 << 30)
+        vals = basis.forced(circ, {})
+        rows = {tuple((vals[i] >> x) & 1 for i in inputs): x for x in range(64)}
+        if inner and (not hidden or plateau.random() < 0.5):
+            o = plateau.choice(inner)
+            differ = (o, [(vals[outputs[o]] >> rows[key]) & 1 for key in allowed])
+        else:
+            avoid = [[(vals[plateau.choice(hidden)] >> rows[key]) & 1 for key in allowed]]
+    found = solve_window(allowed, len(inputs), len(outputs), gates, seconds, basis.arity,
+                         positive, differ, avoid, seed)
     if found is None:
         return None
     program, choice = found
     step = (tuple(outputs), tuple(inputs), program, choice)
     new = basis.splice(box, circ, step)
-    if basis.size(new) < basis.size(circ):
+    if basis.size(new) < basis.size(circ) or (plateau and basis.size(new) == basis.size(circ)):
         return new, step
     return None
 
@@ -440,14 +476,20 @@ def try_window(
 def search(
     basis: Basis, box: int, circ: Any, sizes: Sequence[int], tries: int, seconds: float,
     max_inputs: int, seed: int, budget: float, pool: bool = True, strict: bool = False,
-    cones: bool = False,
+    cones: bool = False, plateau: float = 0.0,
 ) -> tuple[Any, list[Step]]:
     """Greedy: the first window (smallest sizes first) that shrinks the circuit,
     repeated until none does or ``budget`` seconds have passed.  Windows are
     drawn at random (:func:`random_windows`), or with ``cones`` are all
-    fan-out-free cones (:func:`cone_windows`)."""
+    fan-out-free cones (:func:`cone_windows`).
+
+    With ``plateau`` > 0, a window that cannot shrink is, with that
+    probability, rebuilt sideways (same size, one output changed inside its
+    don't-cares; see :func:`try_window`), and the search goes on from there.
+    Returns the smallest circuit met and the steps that lead to it."""
     rng = random.Random(f"{seed}:{box}")
     steps: list[Step] = []
+    best = (basis.size(circ), circ, 0)
     start = time.monotonic()
     tried: set[tuple[frozenset[int], int]] = set()
     improved = True
@@ -469,16 +511,22 @@ def search(
                     continue
                 tried.add((w, len(steps)))
                 got = try_window(basis, box, circ, w, seconds, max_inputs, pool, strict)
+                kind = "window"
+                if got is None and rng.random() < plateau:
+                    got = try_window(basis, box, circ, w, seconds, max_inputs, pool, strict, rng)
+                    kind = "sideways"
                 if got is not None:
                     circ, step = got
                     steps.append(step)
-                    print(f"S{box + 1} window {sorted(w)}: {basis.size(circ)} gates "
+                    if basis.size(circ) < best[0]:
+                        best = (basis.size(circ), circ, len(steps))
+                    print(f"S{box + 1} {kind} {sorted(w)}: {basis.size(circ)} gates "
                           f"({time.monotonic() - start:.0f} s)\n    step {step!r}", flush=True)
                     improved = True
                     break
             if improved:
                 break
-    return circ, steps
+    return best[1], steps[: best[2]]
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -499,6 +547,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                     "(same output signals, no complements)")
     ap.add_argument("--cones", action="store_true",
                     help="every fan-out-free cone of each size instead of random windows")
+    ap.add_argument("--plateau", type=float, default=0.0,
+                    help="probability of a sideways rebuild of a window that cannot shrink")
     args = ap.parse_args(argv)
     basis = LUTS if args.luts else GATES
     lo, hi = (int(x) for x in args.sizes.split("-"))
@@ -508,7 +558,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         print(f"S{box + 1}: {basis.size(circ)} gates", flush=True)
         circ, steps = search(basis, box, circ, range(lo, hi + 1), args.tries, args.seconds,
                              args.max_inputs, args.seed, args.budget, not args.no_pool,
-                             args.strict, args.cones)
+                             args.strict, args.cones, args.plateau)
         print(f"S{box + 1}: {basis.size(circ)} gates after {len(steps)} window steps "
               f"({time.monotonic() - start:.0f} s, solver {dict(STATS)})\n  steps {tuple(steps)!r}",
               flush=True)
