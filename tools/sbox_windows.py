@@ -492,9 +492,11 @@ def search(
     best = (basis.size(circ), circ, 0)
     start = time.monotonic()
     tried: set[tuple[frozenset[int], int]] = set()
-    improved = True
-    while improved and time.monotonic() - start < budget:
-        improved = False
+    improved = fresh = True
+    # Greedy passes until one changes nothing; with sideways moves, until the
+    # budget is spent or a pass finds no window it has not tried.
+    while (improved or (plateau and fresh)) and time.monotonic() - start < budget:
+        improved = fresh = False
         for size in sizes:
             starts = [i for i in range(len(basis.fanins(circ))) if basis.free(circ, i)]
             if strict and not starts:
@@ -510,6 +512,7 @@ def search(
                 if (w, len(steps)) in tried:
                     continue
                 tried.add((w, len(steps)))
+                fresh = True
                 got = try_window(basis, box, circ, w, seconds, max_inputs, pool, strict)
                 kind = "window"
                 if got is None and rng.random() < plateau:
