@@ -735,7 +735,8 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: (284 s), S4 (73 s), S5 (377 s), S6 (386 s), S7 (236 s): 48.375 before
 #: :data:`WINDOWS`.  After the window rewrites (steps to be appended to
 #: :data:`WINDOWS`), ``--reroute-outputs 0-15`` and the same otherwise: nothing
-#: on S6 (567 s) or S1 (582 s).  Untried: all 120 prefixes with these moves.
+#: on S6 (567 s) or S1 (582 s).  All 120 prefixes with these moves (no
+#: ``--prefixes``): nothing on S4 (470 s); untried on the other boxes.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36), (1, 480014), (161, -1), (149, 480101), (152, 480093)),
     1: ((2, 17), (154, -1)),

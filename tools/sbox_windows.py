@@ -51,6 +51,16 @@ no window shrank the circuit):
   per box; every window output kept positive, S1: 59 s).
 * LUT circuits, ``--luts --sizes 2-6 --tries 40 --seconds 15``: nothing on
   S1 (729 s), S5 (573 s), S7 (stopped at 430 s); S4 sizes 2-4 (70 s).
+* Sideways moves (``--plateau P``; S-box outputs have no don't-cares, so
+  only inner window outputs can change, and most windows admit no other
+  program of their size): 2-input gates, ``--sizes 3-8 --tries 40
+  --seconds 8``, nothing on S1 (``--plateau 0.3``, 1500 s, 120 sideways
+  moves), S5 (the same, 193 moves), S2 (``--plateau 0.2 --seed 3``, 1450 s,
+  97 moves), S6 (``--plateau 0.15 --seed 2``, 592 s, 8 moves; the search
+  then still stopped at a pass without a move).  LUT circuits, ``--luts
+  --sizes 2-6 --tries 40 --seconds 10 --seed 2``: nothing on S1
+  (``--plateau 0.2``, 1500 s, 7 moves) or S5 (``--plateau 0.15``, 402 s,
+  1 move).
 
 Each gain is printed as an explicit step (window outputs, inputs, program,
 output choices): the generators replay the steps from their ``WINDOWS`` with
