@@ -494,8 +494,9 @@ def search(
     fan-out-free cones (:func:`cone_windows`).
 
     With ``plateau`` > 0, a window that cannot shrink is, with that
-    probability, rebuilt sideways (same size, one output changed inside its
-    don't-cares; see :func:`try_window`), and the search goes on from there.
+    probability, rebuilt sideways (same size, an inner output changed inside
+    its don't-cares or an inner gate's function avoided; see
+    :func:`try_window`), and the search goes on from there.
     Returns the smallest circuit met and the steps that lead to it."""
     rng = random.Random(f"{seed}:{box}")
     steps: list[Step] = []
