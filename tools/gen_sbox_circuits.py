@@ -736,7 +736,10 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: :data:`WINDOWS`.  After the window rewrites (steps to be appended to
 #: :data:`WINDOWS`), ``--reroute-outputs 0-15`` and the same otherwise: nothing
 #: on S6 (567 s) or S1 (582 s).  All 120 prefixes with these moves (no
-#: ``--prefixes``): nothing on S4 (470 s); untried on the other boxes.
+#: ``--prefixes``): nothing on S4 (470 s).  Forty other prefixes (``--prefixes
+#: 1,2,4,5,7,11,15,20,22,23,30,31,32,34,36,47,49,52,56,57,58,59,63,66,73,74,81,
+#: 82,90,94,98,99,106,108,109,111,114,115,116,117``): nothing on S8 (340 s), S3
+#: (852 s), S7 (821 s), S2 (685 s).
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36), (1, 480014), (161, -1), (149, 480101), (152, 480093)),
     1: ((2, 17), (154, -1)),
