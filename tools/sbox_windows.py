@@ -459,7 +459,8 @@ def try_window(
     differ, avoid, seed = None, [], 0
     if plateau is not None:
         # Only inner nodes have don't-cares: the S-box outputs are fixed.
-        inner = [o for o, node in enumerate(outputs) if node not in basis.output_nodes(circ)]
+        box_outputs = basis.output_nodes(circ)
+        inner = [o for o, node in enumerate(outputs) if node not in box_outputs]
         hidden = [i for i in window if i not in outputs and not basis.free(circ, i)]
         if not inner and not hidden:
             return None
@@ -478,7 +479,8 @@ def try_window(
     program, choice = found
     step = (tuple(outputs), tuple(inputs), program, choice)
     new = basis.splice(box, circ, step)
-    if basis.size(new) < basis.size(circ) or (plateau and basis.size(new) == basis.size(circ)):
+    sideways = plateau is not None and basis.size(new) == basis.size(circ)
+    if basis.size(new) < basis.size(circ) or sideways:
         return new, step
     return None
 
