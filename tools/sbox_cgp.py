@@ -1,0 +1,345 @@
+"""Shrink a whole S-box circuit by evolution (Cartesian genetic programming).
+
+The other searches change a circuit locally: :mod:`tools.gen_sbox_circuits`
+rips up one output or one cone, :mod:`tools.sbox_windows` replaces a window of
+a few gates exactly.  This one changes the whole circuit a gene at a time and
+walks along *neutral* networks: every correct circuit of the same size is an
+allowed step, so it can drift far from where it started before it finds a
+smaller one.  It is written for numbades and follows the published *method*
+of CGP-based circuit optimisation (Miller's Cartesian genetic programming; a
+(1 + lambda) evolution strategy seeded with a correct circuit that accepts
+offspring of equal cost, e.g. Vasicek and Sekanina's work on optimising
+already-small gate-level circuits):
+
+* A genome is a row of ``n`` nodes after the six S-box inputs.  Node ``i``
+  has a function gene and two (2-input gates) or three (LUTs) operand genes,
+  each any earlier node or input; four output genes name the nodes of the
+  S-box outputs, each with a complement bit.
+* 2-input gates use the five functions with f(0, 0) = 0 (AND, the two
+  ANDNOTs, OR, XOR; :func:`tools.gen_sbox_circuits.window_gate`'s tables), so
+  a node's complement is free to its consumers and only a complemented S-box
+  output pays (a NOT, fewer when :func:`tools.sbox_polarity.fix_polarity`
+  can complement an inner gate for several).  The evolution counts active
+  gates only; every circuit with fewer gates than the recorded one, and the
+  parent after every chunk of generations, is spliced and polarity-fixed to
+  get its real size.  LUTs take any 8-bit truth table and complements are
+  free everywhere: cost = active LUTs.
+* Every signal is a 64-bit truth table (one machine word), so a candidate is
+  checked exhaustively in about a hundred word operations; only correct
+  candidates are ever accepted.
+* Mutation changes random genes until one that matters (of an active node or
+  an output) has changed ("single active mutation", Goldman and Punch).  The
+  parent is replaced by the best of ``lambda`` offspring whose cost is not
+  higher.  The genome starts as the recorded circuit plus ``--spare`` random
+  inactive nodes, which neutral drift can wire in.
+* A smaller circuit is printed as one window step over the whole circuit
+  (window outputs = the S-box output nodes, inputs = the six S-box inputs), so
+  the generators replay it from their ``WINDOWS`` like any SAT window rewrite.
+
+Runs: see the docstrings of the generators' ``WINDOWS`` for what was found.
+
+Run: ``python -m tools.sbox_cgp --boxes 1 --seconds 600 [--luts] [--seed N]``
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Sequence
+
+import numba
+import numpy as np
+
+from tools import gen_sbox_circuits as gen
+from tools import gen_sbox_luts as luts
+from tools import sbox_windows
+
+#: The 2-input gate tables with f(0, 0) = 0: bit 0 f(0, 1), bit 1 f(1, 0), bit 2 f(1, 1).
+GATE_TABLES = np.array([0b100, 0b010, 0b001, 0b111, 0b011], dtype=np.int64)
+
+_INPUTS = np.array(gen.INPUTS, dtype=np.uint64)
+#: :data:`GATE_TABLES` as a tuple, a constant inside the compiled kernels.
+GATE_TABLE_LIST = (4, 2, 1, 7, 3)
+
+
+@numba.njit(cache=True)
+def _node_value(arity: int, fn: int, a: np.uint64, b: np.uint64, c: np.uint64) -> np.uint64:
+    """One node's truth table from its operands' (``c`` unused for gates)."""
+    r = np.uint64(0)
+    if arity == 2:
+        if fn & 4:
+            r |= a & b
+        if fn & 2:
+            r |= a & ~b
+        if fn & 1:
+            r |= ~a & b
+        return r
+    for m in range(8):
+        if (fn >> m) & 1:
+            x = a if m & 4 else ~a
+            y = b if m & 2 else ~b
+            z = c if m & 1 else ~c
+            r |= x & y & z
+    return r
+
+
+@numba.njit(cache=True)
+def _cost(
+    arity: int, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, neg: np.ndarray,
+    targets: np.ndarray, active: np.ndarray, vals: np.ndarray,
+) -> int:
+    """Cost of a genome (see the module doc), or -1 if it is not correct."""
+    n = fn.shape[0]
+    active[:] = False
+    for o in range(4):
+        active[outs[o]] = True
+    for i in range(n + 5, 5, -1):
+        if active[i]:
+            for s in range(arity):
+                active[ops[i - 6, s]] = True
+    cost = 0
+    for i in range(6, n + 6):
+        if active[i]:
+            cost += 1
+            a = vals[ops[i - 6, 0]]
+            b = vals[ops[i - 6, 1]]
+            c = vals[ops[i - 6, 2]] if arity == 3 else np.uint64(0)
+            vals[i] = _node_value(arity, fn[i - 6], a, b, c)
+    for o in range(4):
+        v = vals[outs[o]]
+        if neg[o]:
+            v = ~v
+        if v != targets[o]:
+            return -1
+    return cost
+
+
+@numba.njit(cache=True)
+def _mutate(
+    arity: int, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, neg: np.ndarray,
+    active: np.ndarray,
+) -> None:
+    """Change random genes until one of an active node or an output has changed."""
+    n = fn.shape[0]
+    per_node = 1 + arity
+    genes = n * per_node + 8
+    while True:
+        g = np.random.randint(genes)
+        if g >= n * per_node:
+            o = (g - n * per_node) >> 1
+            if (g - n * per_node) & 1:
+                if arity == 3:
+                    continue  # complements are free for LUTs: no gene
+                neg[o] = not neg[o]
+            else:
+                outs[o] = np.random.randint(6, n + 6)
+            return
+        i, s = divmod(g, per_node)
+        if s == 0:
+            old = fn[i]
+            if arity == 2:
+                while fn[i] == old:
+                    fn[i] = GATE_TABLE_LIST[np.random.randint(5)]
+            elif np.random.randint(2):
+                fn[i] ^= 1 << np.random.randint(8)
+            else:
+                while fn[i] == old:
+                    fn[i] = np.random.randint(256)
+        else:
+            old = ops[i, s - 1]
+            while ops[i, s - 1] == old:
+                ops[i, s - 1] = np.random.randint(i + 6)
+        if active[i + 6]:
+            return
+
+
+@numba.njit(cache=True, nogil=True)
+def evolve(
+    arity: int, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, neg: np.ndarray,
+    targets: np.ndarray, inputs: np.ndarray, generations: int, offspring: int, seed: int,
+    stop_below: int,
+) -> tuple[int, int]:
+    """Run the (1 + ``offspring``) strategy for ``generations`` from the correct
+    genome given (changed in place into the final parent, the smallest met),
+    or until its cost drops below ``stop_below``.  Returns (its cost, the
+    number of accepted neutral or better moves)."""
+    np.random.seed(seed)
+    n = fn.shape[0]
+    vals = np.zeros(n + 6, dtype=np.uint64)
+    vals[:6] = inputs
+    active = np.zeros(n + 6, dtype=np.bool_)
+    cost = _cost(arity, fn, ops, outs, neg, targets, active, vals)
+    moves = 0
+    cfn, cops, couts, cneg = fn.copy(), ops.copy(), outs.copy(), neg.copy()
+    bfn, bops, bouts, bneg = fn.copy(), ops.copy(), outs.copy(), neg.copy()
+    pactive = active.copy()
+    for _ in range(generations):
+        best = -1
+        for _ in range(offspring):
+            cfn[:] = fn
+            cops[:] = ops
+            couts[:] = outs
+            cneg[:] = neg
+            _mutate(arity, cfn, cops, couts, cneg, pactive)
+            c = _cost(arity, cfn, cops, couts, cneg, targets, active, vals)
+            if c >= 0 and c <= cost and (best < 0 or c <= best):
+                best = c
+                bfn[:] = cfn
+                bops[:] = cops
+                bouts[:] = couts
+                bneg[:] = cneg
+        if best >= 0:
+            fn[:] = bfn
+            ops[:] = bops
+            outs[:] = bouts
+            neg[:] = bneg
+            cost = best
+            moves += 1
+            _cost(arity, fn, ops, outs, neg, targets, pactive, vals)
+            if cost < stop_below:
+                break
+    return cost, moves
+
+
+# --- genomes from and to the generators' circuits ------------------------------
+
+
+def gate_genome(circ: gen.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A 2-input circuit (ops, outs) as a genome of normalised gates: every gate
+    becomes a table of :data:`GATE_TABLES` over uncomplemented nodes, NOTs
+    vanish into the signal's complement bit."""
+    ops, outs = circ
+    sig: dict[int, tuple[int, bool]] = {}
+    fn: list[int] = []
+    operands: list[tuple[int, int, int]] = []
+    for i, (op, a, b) in enumerate(ops):
+        if op == "in":
+            sig[i] = (a, False)
+            continue
+        if op == "not":
+            sig[i] = (sig[a][0], not sig[a][1])
+            continue
+        (x, nx), (y, ny) = sig[a], sig[b]
+        func = {"and": lambda u, v: u & v, "andnot": lambda u, v: u & (1 - v),
+                "or": lambda u, v: u | v, "xor": lambda u, v: u ^ v}[op]
+        table = [func(u ^ nx, v ^ ny) for u, v in ((0, 0), (0, 1), (1, 0), (1, 1))]
+        flip = bool(table[0])
+        bits = [t ^ flip for t in table]
+        fn.append(bits[1] | bits[2] << 1 | bits[3] << 2)
+        operands.append((x, y, 0))
+        sig[i] = (5 + len(fn), flip)
+    out_nodes = [sig[o][0] for o in outs]
+    negs = [sig[o][1] for o in outs]
+    return (np.array(fn, np.int64), np.array(operands, np.int64).reshape(-1, 3),
+            np.array(out_nodes, np.int64), np.array(negs, np.bool_))
+
+
+def lut_genome(circ: luts.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A LUT circuit as a genome (the same nodes and tables)."""
+    ops, outs = circ
+    return (np.array([op[0] for op in ops], np.int64),
+            np.array([op[1:] for op in ops], np.int64).reshape(-1, 3),
+            np.array([i for i, _ in outs], np.int64), np.array([neg for _, neg in outs], np.bool_))
+
+
+def with_spares(
+    genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], arity: int, spare: int,
+    rng: np.random.Generator,
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The genome with ``spare`` random nodes added after its own (inactive:
+    nothing reads them yet)."""
+    fn, ops, outs, neg = genome
+    n = fn.shape[0]
+    extra_fn = rng.choice(GATE_TABLES, spare) if arity == 2 else rng.integers(1, 255, spare)
+    extra_ops = np.array([rng.integers(0, n + 6 + k, 3) for k in range(spare)], np.int64).reshape(-1, 3)
+    if arity == 2:
+        extra_ops[:, 2] = 0
+    return (np.concatenate([fn, extra_fn]).astype(np.int64), np.concatenate([ops, extra_ops]),
+            outs.copy(), neg.copy())
+
+
+def window_step(
+    arity: int, genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    out_nodes: Sequence[int],
+) -> sbox_windows.Step:
+    """The genome's active part as a window step over the whole circuit whose
+    S-box outputs are the nodes ``out_nodes`` (in output order)."""
+    fn, ops, outs, neg = genome
+    n = fn.shape[0]
+    active = np.zeros(n + 6, bool)
+    active[outs] = True
+    for i in range(n + 5, 5, -1):
+        if active[i]:
+            active[ops[i - 6, :arity]] = True
+    number = {i: i for i in range(6)}
+    program: list[tuple[int, ...]] = []
+    for i in range(6, n + 6):
+        if not active[i]:
+            continue
+        xs = [number[int(x)] for x in ops[i - 6, :arity]]
+        table = int(fn[i - 6])
+        if arity == 2 and xs[0] > xs[1]:  # the window programs list operands in order
+            xs.reverse()
+            table = (table & 4) | (table & 1) << 1 | (table & 2) >> 1
+        number[i] = 6 + len(program)
+        program.append((*xs, table))
+    choice = {node: (number[int(o)], bool(ng)) for node, o, ng in zip(out_nodes, outs, neg, strict=True)}
+    window_outs = tuple(sorted(choice))
+    return window_outs, tuple(range(6)), tuple(program), tuple(choice[w] for w in window_outs)
+
+
+def output_nodes(arity: int, circ: object) -> list[int]:
+    """The nodes of the four S-box outputs, in output order."""
+    return list(circ[1]) if arity == 2 else [i for i, _ in circ[1]]  # type: ignore[index]
+
+
+def run_box(
+    box: int, arity: int, seconds: float, seed: int, spare: int, offspring: int, chunk: int,
+) -> sbox_windows.Step | None:
+    """Evolve ``box``'s recorded circuit for ``seconds``; the step of the
+    smallest circuit found if it is smaller than the recorded one."""
+    basis = sbox_windows.GATES if arity == 2 else sbox_windows.LUTS
+    circ = basis.recorded(box)
+    size = basis.size(circ)
+    genome = gate_genome(circ) if arity == 2 else lut_genome(circ)
+    genome = with_spares(genome, arity, spare, np.random.default_rng(seed))
+    targets = np.array(gen.box_targets(box), np.uint64)
+    best: sbox_windows.Step | None = None
+    best_size = size
+    gates = size - sum(basis.free(circ, i) for i in range(len(basis.fanins(circ))))
+    start = time.monotonic()
+    k = 0
+    while time.monotonic() - start < seconds:
+        cost, moves = evolve(arity, *genome, targets, _INPUTS, chunk, offspring, seed * 100003 + k, gates)
+        k += 1
+        step = window_step(arity, genome, output_nodes(arity, circ))
+        real = basis.size(basis.splice(box, circ, step))
+        if real < best_size:
+            best, best_size = step, real
+            print(f"S{box + 1}: {size} -> {best_size} after {time.monotonic() - start:.0f} s: {step!r}",
+                  flush=True)
+        gates = min(gates, cost)
+        print(f"S{box + 1} chunk {k}: {cost} gates, size {real}, {moves} moves, "
+              f"{time.monotonic() - start:.0f} s", flush=True)
+    return best
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Command-line entry point."""
+    ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    ap.add_argument("--boxes", default="1", help="e.g. 1,5")
+    ap.add_argument("--luts", action="store_true", help="the 3-input-LUT circuits")
+    ap.add_argument("--seconds", type=float, default=600.0, help="per box")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--spare", type=int, default=10, help="inactive nodes added to the genome")
+    ap.add_argument("--offspring", type=int, default=4, help="lambda")
+    ap.add_argument("--chunk", type=int, default=200_000, help="generations between reports")
+    args = ap.parse_args(argv)
+    arity = 3 if args.luts else 2
+    for box in gen.parse_boxes(args.boxes):
+        run_box(box, arity, args.seconds, args.seed, args.spare, args.offspring, args.chunk)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
