@@ -157,12 +157,15 @@ def _mutate(
 def evolve(
     arity: int, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, neg: np.ndarray,
     targets: np.ndarray, inputs: np.ndarray, generations: int, offspring: int, seed: int,
-    stop_below: int,
+    stop_below: int, ceiling: int, p_worse: float,
 ) -> tuple[int, int]:
     """Run the (1 + ``offspring``) strategy for ``generations`` from the correct
-    genome given (changed in place into the final parent, the smallest met),
-    or until its cost drops below ``stop_below``.  Returns (its cost, the
-    number of accepted neutral or better moves)."""
+    genome given (changed in place into the final parent), or until its cost
+    drops below ``stop_below``.  A generation whose offspring are all worse
+    than the parent still moves, with probability ``p_worse``, to the best of
+    them if it costs at most ``ceiling`` (uphill steps that let the walk cross
+    from one neutral network to another).  Returns (the final cost, the number
+    of accepted moves)."""
     np.random.seed(seed)
     n = fn.shape[0]
     vals = np.zeros(n + 6, dtype=np.uint64)
@@ -175,6 +178,9 @@ def evolve(
     pactive = active.copy()
     for _ in range(generations):
         best = -1
+        limit = cost
+        if cost < ceiling and np.random.random() < p_worse:
+            limit = ceiling
         for _ in range(offspring):
             cfn[:] = fn
             cops[:] = ops
@@ -182,7 +188,7 @@ def evolve(
             cneg[:] = neg
             _mutate(arity, cfn, cops, couts, cneg, pactive)
             c = _cost(arity, cfn, cops, couts, cneg, targets, active, vals)
-            if c >= 0 and c <= cost and (best < 0 or c <= best):
+            if c >= 0 and c <= limit and (best < 0 or c <= best):
                 best = c
                 bfn[:] = cfn
                 bops[:] = cops
@@ -246,24 +252,36 @@ def with_spares(
     genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], arity: int, spare: int,
     rng: np.random.Generator,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The genome with ``spare`` random nodes added after its own (inactive:
-    nothing reads them yet)."""
+    """The genome with ``spare`` random nodes inserted at random places among
+    its own (inactive: nothing reads them yet), so that new gates can feed
+    early ones as well as late ones."""
     fn, ops, outs, neg = genome
     n = fn.shape[0]
-    extra_fn = rng.choice(GATE_TABLES, spare) if arity == 2 else rng.integers(1, 255, spare)
-    extra_ops = np.array([rng.integers(0, n + 6 + k, 3) for k in range(spare)], np.int64).reshape(-1, 3)
+    slots = np.sort(rng.choice(n + spare, spare, replace=False))
+    is_spare = np.zeros(n + spare, bool)
+    is_spare[slots] = True
+    renumber = np.arange(n + 6)
+    renumber[6:] = 6 + np.flatnonzero(~is_spare)
+    new_fn = np.zeros(n + spare, np.int64)
+    new_ops = np.zeros((n + spare, 3), np.int64)
+    new_fn[~is_spare] = fn
+    new_ops[~is_spare] = renumber[ops]
+    for i in slots:
+        new_fn[i] = rng.choice(GATE_TABLES) if arity == 2 else rng.integers(1, 255)
+        new_ops[i] = rng.integers(0, i + 6, 3)
     if arity == 2:
-        extra_ops[:, 2] = 0
-    return (np.concatenate([fn, extra_fn]).astype(np.int64), np.concatenate([ops, extra_ops]),
-            outs.copy(), neg.copy())
+        new_ops[:, 2] = 0
+    return new_fn, new_ops, renumber[outs], neg.copy()
 
 
 def window_step(
     arity: int, genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
-    out_nodes: Sequence[int],
+    out_nodes: Sequence[tuple[int, bool]],
 ) -> sbox_windows.Step:
     """The genome's active part as a window step over the whole circuit whose
-    S-box outputs are the nodes ``out_nodes`` (in output order)."""
+    S-box outputs are ``out_nodes`` (node, complemented after it; in output
+    order): each such node becomes the genome's output, complemented if
+    the two complements differ."""
     fn, ops, outs, neg = genome
     n = fn.shape[0]
     active = np.zeros(n + 6, bool)
@@ -283,18 +301,23 @@ def window_step(
             table = (table & 4) | (table & 1) << 1 | (table & 2) >> 1
         number[i] = 6 + len(program)
         program.append((*xs, table))
-    choice = {node: (number[int(o)], bool(ng)) for node, o, ng in zip(out_nodes, outs, neg, strict=True)}
+    choice = {node: (number[int(o)], bool(ng) != after)
+              for (node, after), o, ng in zip(out_nodes, outs, neg, strict=True)}
     window_outs = tuple(sorted(choice))
     return window_outs, tuple(range(6)), tuple(program), tuple(choice[w] for w in window_outs)
 
 
-def output_nodes(arity: int, circ: object) -> list[int]:
-    """The nodes of the four S-box outputs, in output order."""
-    return list(circ[1]) if arity == 2 else [i for i, _ in circ[1]]  # type: ignore[index]
+def output_nodes(arity: int, circ: object) -> list[tuple[int, bool]]:
+    """The nodes of the four S-box outputs and whether the circuit complements
+    them after the node (only LUT circuits do), in output order."""
+    if arity == 2:
+        return [(i, False) for i in circ[1]]  # type: ignore[index]
+    return list(circ[1])  # type: ignore[index]
 
 
 def run_box(
     box: int, arity: int, seconds: float, seed: int, spare: int, offspring: int, chunk: int,
+    slack: int = 0, p_worse: float = 0.0,
 ) -> sbox_windows.Step | None:
     """Evolve ``box``'s recorded circuit for ``seconds``; the step of the
     smallest circuit found if it is smaller than the recorded one."""
@@ -310,7 +333,8 @@ def run_box(
     start = time.monotonic()
     k = 0
     while time.monotonic() - start < seconds:
-        cost, moves = evolve(arity, *genome, targets, _INPUTS, chunk, offspring, seed * 100003 + k, gates)
+        cost, moves = evolve(arity, *genome, targets, _INPUTS, chunk, offspring, seed * 100003 + k,
+                             gates, gates + slack, p_worse)
         k += 1
         step = window_step(arity, genome, output_nodes(arity, circ))
         real = basis.size(basis.splice(box, circ, step))
@@ -334,10 +358,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--spare", type=int, default=10, help="inactive nodes added to the genome")
     ap.add_argument("--offspring", type=int, default=4, help="lambda")
     ap.add_argument("--chunk", type=int, default=200_000, help="generations between reports")
+    ap.add_argument("--slack", type=int, default=0, help="gates above the best the walk may climb")
+    ap.add_argument("--worse", type=float, default=0.0,
+                    help="chance per generation of an uphill step (within --slack)")
     args = ap.parse_args(argv)
     arity = 3 if args.luts else 2
     for box in gen.parse_boxes(args.boxes):
-        run_box(box, arity, args.seconds, args.seed, args.spare, args.offspring, args.chunk)
+        run_box(box, arity, args.seconds, args.seed, args.spare, args.offspring, args.chunk,
+                args.slack, args.worse)
     return 0
 
 
