@@ -46,6 +46,7 @@ from __future__ import annotations
 import argparse
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 
 import numba
 import numpy as np
@@ -315,37 +316,74 @@ def output_nodes(arity: int, circ: object) -> list[tuple[int, bool]]:
     return list(circ[1])  # type: ignore[index]
 
 
-def run_box(
-    box: int, arity: int, seconds: float, seed: int, spare: int, offspring: int, chunk: int,
-    slack: int = 0, p_worse: float = 0.0,
-) -> sbox_windows.Step | None:
-    """Evolve ``box``'s recorded circuit for ``seconds``; the step of the
-    smallest circuit found if it is smaller than the recorded one."""
+@dataclass(frozen=True)
+class Options:
+    """How :func:`run_box` searches (see the command-line help)."""
+
+    seconds: float = 600.0
+    seed: int = 1
+    spare: int = 10
+    offspring: int = 4
+    chunk: int = 200_000
+    slack: int = 0
+    p_worse: float = 0.0
+    drift: float = 0.0
+    window_budget: float = 120.0
+
+
+def genome_of(arity: int, circ: object) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A circuit of either kind as a genome (no spare nodes)."""
+    return gate_genome(circ) if arity == 2 else lut_genome(circ)  # type: ignore[arg-type]
+
+
+def run_box(box: int, arity: int, opts: Options) -> sbox_windows.Step | None:
+    """Evolve ``box``'s recorded circuit for ``opts.seconds``; the whole-circuit
+    step of the smallest circuit met if it is smaller than the recorded one.
+
+    With ``opts.drift`` > 0, every ``drift`` seconds the walk's current
+    circuit (same size as the best, but drifted far from it) is handed to the
+    SAT window search (:func:`tools.sbox_windows.search`, ``window_budget``
+    seconds), and the walk goes on from what that returns."""
     basis = sbox_windows.GATES if arity == 2 else sbox_windows.LUTS
-    circ = basis.recorded(box)
-    size = basis.size(circ)
-    genome = gate_genome(circ) if arity == 2 else lut_genome(circ)
-    genome = with_spares(genome, arity, spare, np.random.default_rng(seed))
+    rng = np.random.default_rng(opts.seed)
+    recorded = basis.recorded(box)
+    outs = output_nodes(arity, recorded)
+    best, best_size = recorded, basis.size(recorded)
+    genome = with_spares(genome_of(arity, recorded), arity, opts.spare, rng)
     targets = np.array(gen.box_targets(box), np.uint64)
-    best: sbox_windows.Step | None = None
-    best_size = size
-    gates = size - sum(basis.free(circ, i) for i in range(len(basis.fanins(circ))))
-    start = time.monotonic()
+    gates = best_size - sum(basis.free(recorded, i) for i in range(len(basis.fanins(recorded))))
+    start = last_windows = time.monotonic()
     k = 0
-    while time.monotonic() - start < seconds:
-        cost, moves = evolve(arity, *genome, targets, _INPUTS, chunk, offspring, seed * 100003 + k,
-                             gates, gates + slack, p_worse)
+    while time.monotonic() - start < opts.seconds:
+        cost, moves = evolve(arity, *genome, targets, _INPUTS, opts.chunk, opts.offspring,
+                             opts.seed * 100003 + k, gates, gates + opts.slack, opts.p_worse)
         k += 1
-        step = window_step(arity, genome, output_nodes(arity, circ))
-        real = basis.size(basis.splice(box, circ, step))
-        if real < best_size:
-            best, best_size = step, real
-            print(f"S{box + 1}: {size} -> {best_size} after {time.monotonic() - start:.0f} s: {step!r}",
-                  flush=True)
+        now = basis.splice(box, recorded, window_step(arity, genome, outs))
+        if basis.size(now) < best_size:
+            best, best_size = now, basis.size(now)
+            print(f"S{box + 1}: evolved to {best_size} ({time.monotonic() - start:.0f} s)", flush=True)
         gates = min(gates, cost)
-        print(f"S{box + 1} chunk {k}: {cost} gates, size {real}, {moves} moves, "
+        print(f"S{box + 1} chunk {k}: {cost} gates, size {basis.size(now)}, {moves} moves, "
               f"{time.monotonic() - start:.0f} s", flush=True)
-    return best
+        if opts.drift and time.monotonic() - last_windows >= opts.drift:
+            found, steps = sbox_windows.search(basis, box, now, range(3, 9), 30, 8.0, 99,
+                                               opts.seed + k, opts.window_budget)
+            print(f"S{box + 1} windows after drift: {basis.size(now)} -> {basis.size(found)} "
+                  f"({len(steps)} steps, {time.monotonic() - start:.0f} s)", flush=True)
+            if basis.size(found) < best_size:
+                best, best_size = found, basis.size(found)
+            if basis.size(found) < basis.size(now):
+                genome = with_spares(genome_of(arity, found), arity, opts.spare, rng)
+                gates = basis.size(found) - sum(
+                    basis.free(found, i) for i in range(len(basis.fanins(found))))
+            last_windows = time.monotonic()
+    if best is recorded:
+        return None
+    step = window_step(arity, genome_of(arity, best), outs)
+    assert basis.size(basis.splice(box, recorded, step)) == best_size
+    print(f"S{box + 1}: {basis.size(recorded)} -> {best_size}, record in WINDOWS[{box}]:\n"
+          f"    {step!r}", flush=True)
+    return step
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -359,13 +397,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--offspring", type=int, default=4, help="lambda")
     ap.add_argument("--chunk", type=int, default=200_000, help="generations between reports")
     ap.add_argument("--slack", type=int, default=0, help="gates above the best the walk may climb")
+    ap.add_argument("--drift", type=float, default=0.0,
+                    help="seconds of evolution between SAT window searches (0: none)")
+    ap.add_argument("--window-budget", type=float, default=120.0,
+                    help="seconds per window search after a drift")
     ap.add_argument("--worse", type=float, default=0.0,
                     help="chance per generation of an uphill step (within --slack)")
     args = ap.parse_args(argv)
     arity = 3 if args.luts else 2
+    opts = Options(args.seconds, args.seed, args.spare, args.offspring, args.chunk, args.slack,
+                   args.worse, args.drift, args.window_budget)
     for box in gen.parse_boxes(args.boxes):
-        run_box(box, arity, args.seconds, args.seed, args.spare, args.offspring, args.chunk,
-                args.slack, args.worse)
+        run_box(box, arity, opts)
     return 0
 
 
