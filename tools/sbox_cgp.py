@@ -59,8 +59,12 @@ from tools import sbox_windows
 GATE_TABLES = np.array([0b100, 0b010, 0b001, 0b111, 0b011], dtype=np.int64)
 
 _INPUTS = np.array(gen.INPUTS, dtype=np.uint64)
-#: :data:`GATE_TABLES` as a tuple, a constant inside the compiled kernels.
+#: :data:`GATE_TABLES` as a tuple, a constant inside the compiled kernels;
+#: with :data:`NOT` for the exact basis (``--exact``).
 GATE_TABLE_LIST = (4, 2, 1, 7, 3)
+EXACT_TABLE_LIST = (4, 2, 1, 7, 3, 8)
+#: Function code of a NOT node (exact basis): the complement of operand 0.
+NOT = 8
 
 
 @numba.njit(cache=True)
@@ -68,6 +72,8 @@ def _node_value(arity: int, fn: int, a: np.uint64, b: np.uint64, c: np.uint64) -
     """One node's truth table from its operands' (``c`` unused for gates)."""
     r = np.uint64(0)
     if arity == 2:
+        if fn == NOT:
+            return ~a
         if fn & 4:
             r |= a & b
         if fn & 2:
@@ -96,8 +102,11 @@ def _cost(
         active[outs[o]] = True
     for i in range(n + 5, 5, -1):
         if active[i]:
-            for s in range(arity):
-                active[ops[i - 6, s]] = True
+            active[ops[i - 6, 0]] = True
+            if arity == 3 or fn[i - 6] != NOT:
+                active[ops[i - 6, 1]] = True
+            if arity == 3:
+                active[ops[i - 6, 2]] = True
     cost = 0
     for i in range(6, n + 6):
         if active[i]:
@@ -117,7 +126,7 @@ def _cost(
 
 @numba.njit(cache=True)
 def _mutate(
-    arity: int, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, neg: np.ndarray,
+    arity: int, exact: bool, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, neg: np.ndarray,
     active: np.ndarray,
 ) -> None:
     """Change random genes until one of an active node or an output has changed."""
@@ -129,8 +138,8 @@ def _mutate(
         if g >= n * per_node:
             o = (g - n * per_node) >> 1
             if (g - n * per_node) & 1:
-                if arity == 3:
-                    continue  # complements are free for LUTs: no gene
+                if arity == 3 or exact:
+                    continue  # LUTs: complements are free; exact basis: outputs are plain
                 neg[o] = not neg[o]
             else:
                 outs[o] = np.random.randint(6, n + 6)
@@ -138,7 +147,10 @@ def _mutate(
         i, s = divmod(g, per_node)
         if s == 0:
             old = fn[i]
-            if arity == 2:
+            if exact:
+                while fn[i] == old:
+                    fn[i] = EXACT_TABLE_LIST[np.random.randint(6)]
+            elif arity == 2:
                 while fn[i] == old:
                     fn[i] = GATE_TABLE_LIST[np.random.randint(5)]
             elif np.random.randint(2):
@@ -156,7 +168,7 @@ def _mutate(
 
 @numba.njit(cache=True, nogil=True)
 def evolve(
-    arity: int, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, neg: np.ndarray,
+    arity: int, exact: bool, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, neg: np.ndarray,
     targets: np.ndarray, inputs: np.ndarray, generations: int, offspring: int, seed: int,
     stop_below: int, ceiling: int, p_worse: float,
 ) -> tuple[int, int]:
@@ -187,7 +199,7 @@ def evolve(
             cops[:] = ops
             couts[:] = outs
             cneg[:] = neg
-            _mutate(arity, cfn, cops, couts, cneg, pactive)
+            _mutate(arity, exact, cfn, cops, couts, cneg, pactive)
             c = _cost(arity, cfn, cops, couts, cneg, targets, active, vals)
             if c >= 0 and c <= limit and (best < 0 or c <= best):
                 best = c
@@ -239,6 +251,43 @@ def gate_genome(circ: gen.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     negs = [sig[o][1] for o in outs]
     return (np.array(fn, np.int64), np.array(operands, np.int64).reshape(-1, 3),
             np.array(out_nodes, np.int64), np.array(negs, np.bool_))
+
+
+#: The exact basis's function codes for the generator's gate names.
+EXACT_CODES = {"and": 4, "andnot": 2, "or": 7, "xor": 3, "not": NOT}
+
+
+def exact_genome(circ: gen.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A 2-input circuit node for node as a genome of the exact basis (AND,
+    ANDNOT, OR, XOR and NOT nodes; S-box outputs uncomplemented)."""
+    ops, outs = circ
+    assert all(op == "in" and a == i for i, (op, a, _) in enumerate(ops[:6]))
+    gates = ops[6:]
+    return (np.array([EXACT_CODES[op] for op, _, _ in gates], np.int64),
+            np.array([(a, a if op == "not" else b, 0) for op, a, b in gates], np.int64).reshape(-1, 3),
+            np.array(outs, np.int64), np.zeros(4, np.bool_))
+
+
+def exact_circuit(genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> gen.Circuit:
+    """An exact-basis genome's active nodes as a generator circuit (ops, outs)."""
+    fn, ops, outs, _ = genome
+    used = {int(o) for o in outs}
+    for i in range(fn.shape[0] + 5, 5, -1):
+        if i in used:
+            used.update(int(x) for x in ops[i - 6, : 1 if fn[i - 6] == NOT else 2])
+    number = {i: i for i in range(6)}
+    circ_ops: list[tuple[str, int, int]] = [("in", i, 0) for i in range(6)]
+    for i in range(6, fn.shape[0] + 6):
+        if i not in used:
+            continue
+        code = int(fn[i - 6])
+        x, y = number[int(ops[i - 6, 0])], number[int(ops[i - 6, 1])] if code != NOT else 0
+        if code == 1:  # ~x & y is ANDNOT with the operands swapped
+            x, y = y, x
+        name = {4: "and", 2: "andnot", 1: "andnot", 7: "or", 3: "xor", NOT: "not"}[code]
+        number[i] = len(circ_ops)
+        circ_ops.append((name, x, y))
+    return circ_ops, [number[int(o)] for o in outs]
 
 
 def lut_genome(circ: luts.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -331,12 +380,28 @@ class Options:
     window_budget: float = 120.0
 
 
-def genome_of(arity: int, circ: object) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """A circuit of either kind as a genome (no spare nodes)."""
-    return gate_genome(circ) if arity == 2 else lut_genome(circ)  # type: ignore[arg-type]
+#: The genome kinds: 2-input gates with free complements (NOTs placed after),
+#: 2-input gates and NOTs as they are, 3-input LUTs.
+KINDS = ("signed", "exact", "luts")
 
 
-def run_box(box: int, arity: int, opts: Options) -> sbox_windows.Step | None:
+def genome_of(kind: str, circ: object) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """A circuit as a genome of ``kind`` (no spare nodes)."""
+    make = {"signed": gate_genome, "exact": exact_genome, "luts": lut_genome}[kind]
+    return make(circ)  # type: ignore[operator]
+
+
+def step_of(
+    kind: str, genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    out_nodes: Sequence[tuple[int, bool]],
+) -> sbox_windows.Step:
+    """The genome as a whole-circuit window step (:func:`window_step`)."""
+    if kind == "exact":
+        return window_step(2, gate_genome(exact_circuit(genome)), out_nodes)
+    return window_step(3 if kind == "luts" else 2, genome, out_nodes)
+
+
+def run_box(box: int, kind: str, opts: Options) -> sbox_windows.Step | None:
     """Evolve ``box``'s recorded circuit for ``opts.seconds``; the whole-circuit
     step of the smallest circuit met if it is smaller than the recorded one.
 
@@ -344,21 +409,22 @@ def run_box(box: int, arity: int, opts: Options) -> sbox_windows.Step | None:
     circuit (same size as the best, but drifted far from it) is handed to the
     SAT window search (:func:`tools.sbox_windows.search`, ``window_budget``
     seconds), and the walk goes on from what that returns."""
-    basis = sbox_windows.GATES if arity == 2 else sbox_windows.LUTS
+    arity = 3 if kind == "luts" else 2
+    basis = sbox_windows.LUTS if kind == "luts" else sbox_windows.GATES
     rng = np.random.default_rng(opts.seed)
     recorded = basis.recorded(box)
     outs = output_nodes(arity, recorded)
     best, best_size = recorded, basis.size(recorded)
-    genome = with_spares(genome_of(arity, recorded), arity, opts.spare, rng)
+    genome = with_spares(genome_of(kind, recorded), arity, opts.spare, rng)
     targets = np.array(gen.box_targets(box), np.uint64)
     gates = best_size - sum(basis.free(recorded, i) for i in range(len(basis.fanins(recorded))))
     start = last_windows = time.monotonic()
     k = 0
     while time.monotonic() - start < opts.seconds:
-        cost, moves = evolve(arity, *genome, targets, _INPUTS, opts.chunk, opts.offspring,
+        cost, moves = evolve(arity, kind == "exact", *genome, targets, _INPUTS, opts.chunk, opts.offspring,
                              opts.seed * 100003 + k, gates, gates + opts.slack, opts.p_worse)
         k += 1
-        now = basis.splice(box, recorded, window_step(arity, genome, outs))
+        now = basis.splice(box, recorded, step_of(kind, genome, outs))
         if basis.size(now) < best_size:
             best, best_size = now, basis.size(now)
             print(f"S{box + 1}: evolved to {best_size} ({time.monotonic() - start:.0f} s)", flush=True)
@@ -373,13 +439,13 @@ def run_box(box: int, arity: int, opts: Options) -> sbox_windows.Step | None:
             if basis.size(found) < best_size:
                 best, best_size = found, basis.size(found)
             if basis.size(found) < basis.size(now):
-                genome = with_spares(genome_of(arity, found), arity, opts.spare, rng)
+                genome = with_spares(genome_of(kind, found), arity, opts.spare, rng)
                 gates = basis.size(found) - sum(
                     basis.free(found, i) for i in range(len(basis.fanins(found))))
             last_windows = time.monotonic()
     if best is recorded:
         return None
-    step = window_step(arity, genome_of(arity, best), outs)
+    step = step_of(kind, genome_of(kind, best), outs)
     assert basis.size(basis.splice(box, recorded, step)) == best_size
     print(f"S{box + 1}: {basis.size(recorded)} -> {best_size}, record in WINDOWS[{box}]:\n"
           f"    {step!r}", flush=True)
@@ -391,6 +457,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
     ap.add_argument("--boxes", default="1", help="e.g. 1,5")
     ap.add_argument("--luts", action="store_true", help="the 3-input-LUT circuits")
+    ap.add_argument("--exact", action="store_true",
+                    help="2-input gates with NOTs as genes (cost = real size) instead of "
+                    "free complements")
     ap.add_argument("--seconds", type=float, default=600.0, help="per box")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--spare", type=int, default=10, help="inactive nodes added to the genome")
@@ -404,11 +473,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument("--worse", type=float, default=0.0,
                     help="chance per generation of an uphill step (within --slack)")
     args = ap.parse_args(argv)
-    arity = 3 if args.luts else 2
+    kind = "luts" if args.luts else "exact" if args.exact else "signed"
     opts = Options(args.seconds, args.seed, args.spare, args.offspring, args.chunk, args.slack,
                    args.worse, args.drift, args.window_budget)
     for box in gen.parse_boxes(args.boxes):
-        run_box(box, arity, opts)
+        run_box(box, kind, opts)
     return 0
 
 
