@@ -24,6 +24,9 @@ already-small gate-level circuits):
   parent after every chunk of generations, is spliced and polarity-fixed to
   get its real size.  LUTs take any 8-bit truth table and complements are
   free everywhere: cost = active LUTs.
+* ``--exact`` instead takes the 2-input circuit as it is: AND, ANDNOT (either
+  operand order), OR, XOR and NOT nodes, S-box outputs uncomplemented, so
+  cost = active nodes = the real size, and a NOT is a gene like any other.
 * Every signal is a 64-bit truth table (one machine word), so a candidate is
   checked exhaustively in about a hundred word operations; only correct
   candidates are ever accepted.
