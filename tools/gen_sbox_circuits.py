@@ -739,7 +739,8 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: ``--prefixes``): nothing on S4 (470 s).  Forty other prefixes (``--prefixes
 #: 1,2,4,5,7,11,15,20,22,23,30,31,32,34,36,47,49,52,56,57,58,59,63,66,73,74,81,
 #: 82,90,94,98,99,106,108,109,111,114,115,116,117``): nothing on S8 (340 s), S3
-#: (852 s), S7 (821 s), S2 (685 s).
+#: (852 s), S7 (821 s), S2 (685 s), and (with ``--reroute-outputs 0-15``) S1
+#: (1271 s) and S6 (1524 s).
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36), (1, 480014), (161, -1), (149, 480101), (152, 480093)),
     1: ((2, 17), (154, -1)),
