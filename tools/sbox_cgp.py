@@ -80,6 +80,10 @@ from tools import gen_sbox_circuits as gen
 from tools import gen_sbox_luts as luts
 from tools import sbox_windows
 
+#: A genome: function genes (n,), operand genes (n, 3), output nodes (4,),
+#: output complements (4,); node i of the genome is node i + 6 of the circuit.
+Genome = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
+
 #: The 2-input gate tables with f(0, 0) = 0: bit 0 f(0, 1), bit 1 f(1, 0), bit 2 f(1, 1).
 GATE_TABLES = np.array([0b100, 0b010, 0b001, 0b111, 0b011], dtype=np.int64)
 
@@ -248,7 +252,7 @@ def evolve(
 # --- genomes from and to the generators' circuits ------------------------------
 
 
-def gate_genome(circ: gen.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def gate_genome(circ: gen.Circuit) -> Genome:
     """A 2-input circuit (ops, outs) as a genome of normalised gates: every gate
     becomes a table of :data:`GATE_TABLES` over uncomplemented nodes, NOTs
     vanish into the signal's complement bit."""
@@ -282,7 +286,7 @@ def gate_genome(circ: gen.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 EXACT_CODES = {"and": 4, "andnot": 2, "or": 7, "xor": 3, "not": NOT}
 
 
-def exact_genome(circ: gen.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def exact_genome(circ: gen.Circuit) -> Genome:
     """A 2-input circuit node for node as a genome of the exact basis (AND,
     ANDNOT, OR, XOR and NOT nodes; S-box outputs uncomplemented)."""
     ops, outs = circ
@@ -293,7 +297,7 @@ def exact_genome(circ: gen.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray,
             np.array(outs, np.int64), np.zeros(4, np.bool_))
 
 
-def exact_circuit(genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]) -> gen.Circuit:
+def exact_circuit(genome: Genome) -> gen.Circuit:
     """An exact-basis genome's active nodes as a generator circuit (ops, outs)."""
     fn, ops, outs, _ = genome
     used = {int(o) for o in outs}
@@ -315,7 +319,7 @@ def exact_circuit(genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray])
     return circ_ops, [number[int(o)] for o in outs]
 
 
-def lut_genome(circ: luts.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def lut_genome(circ: luts.Circuit) -> Genome:
     """A LUT circuit as a genome (the same nodes and tables)."""
     ops, outs = circ
     return (np.array([op[0] for op in ops], np.int64),
@@ -324,9 +328,9 @@ def lut_genome(circ: luts.Circuit) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
 
 
 def with_spares(
-    genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray], arity: int, spare: int,
+    genome: Genome, arity: int, spare: int,
     rng: np.random.Generator,
-) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+) -> Genome:
     """The genome with ``spare`` random nodes inserted at random places among
     its own (inactive: nothing reads them yet), so that new gates can feed
     early ones as well as late ones."""
@@ -350,7 +354,7 @@ def with_spares(
 
 
 def window_step(
-    arity: int, genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    arity: int, genome: Genome,
     out_nodes: Sequence[tuple[int, bool]],
 ) -> sbox_windows.Step:
     """The genome's active part as a window step over the whole circuit whose
@@ -410,14 +414,14 @@ class Options:
 KINDS = ("signed", "exact", "luts")
 
 
-def genome_of(kind: str, circ: object) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def genome_of(kind: str, circ: object) -> Genome:
     """A circuit as a genome of ``kind`` (no spare nodes)."""
     make = {"signed": gate_genome, "exact": exact_genome, "luts": lut_genome}[kind]
     return make(circ)  # type: ignore[operator]
 
 
 def step_of(
-    kind: str, genome: tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray],
+    kind: str, genome: Genome,
     out_nodes: Sequence[tuple[int, bool]],
 ) -> sbox_windows.Step:
     """The genome as a whole-circuit window step (:func:`window_step`)."""
