@@ -61,6 +61,9 @@ no window shrank the circuit):
   --sizes 2-6 --tries 40 --seconds 10 --seed 2``: nothing on S1
   (``--plateau 0.2``, 1500 s, 7 moves) or S5 (``--plateau 0.15``, 402 s,
   1 move).
+* Greedy again with another seed, ``--sizes 3-9 --tries 60 --seconds 10
+  --seed 7``: nothing on S1 (458 s), S6 (636 s) or S5 (485 s; the pass
+  ended at the 480 s budget).
 
 Each gain is printed as an explicit step (window outputs, inputs, program,
 output choices): the generators replay the steps from their ``WINDOWS`` with
