@@ -84,16 +84,16 @@ from tools import sbox_windows
 #: output complements (4,); node i of the genome is node i + 6 of the circuit.
 Genome = tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]
 
-#: The 2-input gate tables with f(0, 0) = 0: bit 0 f(0, 1), bit 1 f(1, 0), bit 2 f(1, 1).
-GATE_TABLES = np.array([0b100, 0b010, 0b001, 0b111, 0b011], dtype=np.int64)
-
-_INPUTS = np.array(gen.INPUTS, dtype=np.uint64)
-#: :data:`GATE_TABLES` as a tuple, a constant inside the compiled kernels;
-#: with :data:`NOT` for the exact basis (``--exact``).
-GATE_TABLE_LIST = (4, 2, 1, 7, 3)
-EXACT_TABLE_LIST = (4, 2, 1, 7, 3, 8)
+#: The 2-input gate tables with f(0, 0) = 0: bit 0 f(0, 1), bit 1 f(1, 0),
+#: bit 2 f(1, 1) (AND, x & ~y, ~x & y, OR, XOR); a tuple, so that the compiled
+#: kernels see a constant.
+GATE_TABLES = (0b100, 0b010, 0b001, 0b111, 0b011)
 #: Function code of a NOT node (exact basis): the complement of operand 0.
 NOT = 8
+#: The exact basis's function codes (``--exact``): the gates and NOT.
+EXACT_TABLES = (*GATE_TABLES, NOT)
+
+_INPUTS = np.array(gen.INPUTS, dtype=np.uint64)
 
 
 @numba.njit(cache=True)
@@ -178,10 +178,10 @@ def _mutate(
             old = fn[i]
             if exact:
                 while fn[i] == old:
-                    fn[i] = EXACT_TABLE_LIST[np.random.randint(6)]
+                    fn[i] = EXACT_TABLES[np.random.randint(len(EXACT_TABLES))]
             elif arity == 2:
                 while fn[i] == old:
-                    fn[i] = GATE_TABLE_LIST[np.random.randint(5)]
+                    fn[i] = GATE_TABLES[np.random.randint(len(GATE_TABLES))]
             elif np.random.randint(2):
                 fn[i] ^= 1 << np.random.randint(8)
             else:
