@@ -120,22 +120,31 @@ def _node_value(arity: int, fn: int, a: np.uint64, b: np.uint64, c: np.uint64) -
 
 
 @numba.njit(cache=True)
-def _cost(
-    arity: int, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, neg: np.ndarray,
-    targets: np.ndarray, active: np.ndarray, vals: np.ndarray,
-) -> int:
-    """Cost of a genome (see the module doc), or -1 if it is not correct."""
-    n = fn.shape[0]
+def mark_active(
+    arity: int, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, active: np.ndarray
+) -> None:
+    """Set ``active`` (one flag per node, inputs first) on the nodes the
+    outputs depend on; a NOT node (2-input genomes) reads only operand 0."""
     active[:] = False
     for o in range(4):
         active[outs[o]] = True
-    for i in range(n + 5, 5, -1):
+    for i in range(fn.shape[0] + 5, 5, -1):
         if active[i]:
             active[ops[i - 6, 0]] = True
             if arity == 3 or fn[i - 6] != NOT:
                 active[ops[i - 6, 1]] = True
             if arity == 3:
                 active[ops[i - 6, 2]] = True
+
+
+@numba.njit(cache=True)
+def _cost(
+    arity: int, fn: np.ndarray, ops: np.ndarray, outs: np.ndarray, neg: np.ndarray,
+    targets: np.ndarray, active: np.ndarray, vals: np.ndarray,
+) -> int:
+    """Cost of a genome (see the module doc), or -1 if it is not correct."""
+    n = fn.shape[0]
+    mark_active(arity, fn, ops, outs, active)
     cost = 0
     for i in range(6, n + 6):
         if active[i]:
@@ -243,7 +252,7 @@ def evolve(
             neg[:] = bneg
             cost = best
             moves += 1
-            _cost(arity, fn, ops, outs, neg, targets, pactive, vals)
+            mark_active(arity, fn, ops, outs, pactive)
             if cost < stop_below:
                 break
     return cost, moves
@@ -300,14 +309,12 @@ def exact_genome(circ: gen.Circuit) -> Genome:
 def exact_circuit(genome: Genome) -> gen.Circuit:
     """An exact-basis genome's active nodes as a generator circuit (ops, outs)."""
     fn, ops, outs, _ = genome
-    used = {int(o) for o in outs}
-    for i in range(fn.shape[0] + 5, 5, -1):
-        if i in used:
-            used.update(int(x) for x in ops[i - 6, : 1 if fn[i - 6] == NOT else 2])
+    used = np.zeros(fn.shape[0] + 6, np.bool_)
+    mark_active(2, fn, ops, outs, used)
     number = {i: i for i in range(6)}
     circ_ops: list[tuple[str, int, int]] = [("in", i, 0) for i in range(6)]
     for i in range(6, fn.shape[0] + 6):
-        if i not in used:
+        if not used[i]:
             continue
         code = int(fn[i - 6])
         x, y = number[int(ops[i - 6, 0])], number[int(ops[i - 6, 1])] if code != NOT else 0
@@ -363,11 +370,8 @@ def window_step(
     the two complements differ."""
     fn, ops, outs, neg = genome
     n = fn.shape[0]
-    active = np.zeros(n + 6, bool)
-    active[outs] = True
-    for i in range(n + 5, 5, -1):
-        if active[i]:
-            active[ops[i - 6, :arity]] = True
+    active = np.zeros(n + 6, np.bool_)
+    mark_active(arity, fn, ops, outs, active)
     number = {i: i for i in range(6)}
     program: list[tuple[int, ...]] = []
     for i in range(6, n + 6):
