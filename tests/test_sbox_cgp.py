@@ -46,6 +46,7 @@ def test_genome_round_trip_keeps_the_circuit(kind: str, box: int) -> None:
                              np.random.default_rng(box))
     gates = basis.size(circ) - sum(basis.free(circ, i) for i in range(len(basis.fanins(circ))))
     assert _cost(kind, genome, box) == (basis.size(circ) if kind == "exact" else gates)
+    assert cgp.genome_cost(kind, basis, circ) == _cost(kind, genome, box)
     step = cgp.step_of(kind, genome, cgp.output_nodes(_arity(kind), circ))
     assert basis.size(basis.splice(box, circ, step)) == basis.size(circ)
 
