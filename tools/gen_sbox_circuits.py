@@ -54,6 +54,12 @@ multiplexer decomposition, not any published circuit):
   its observability don't-cares; recorded in ``REROUTES`` as steps
   ``(NODE_STEP + node, order number)``; ``--resynth-plateau`` allows
   equal-size steps to escape local minima.
+* Several starting points (:func:`polish`, ``--polish-top K``): the reroute
+  and resynthesis searches used to polish only each box's smallest attempt.
+  Local searches end in different minima from different starts, so they can
+  run from each of the K smallest attempts (distinct circuits) and keep the
+  best end: S2's attempt 4488 (54 gates, as three others) ends at 49, where
+  the smallest attempt's polish stops at 50.
 * Post-optimisation (:func:`resub`): every gate is re-expressed, under its
   observability don't-cares (computed bitsliced by complementing it), as a
   0..3-gate function of nodes outside its fan-out; kept when the rebuilt
@@ -740,10 +746,11 @@ Circuit = tuple[list[tuple[str, int, int]], list[int]]
 #: 1,2,4,5,7,11,15,20,22,23,30,31,32,34,36,47,49,52,56,57,58,59,63,66,73,74,81,
 #: 82,90,94,98,99,106,108,109,111,114,115,116,117``): nothing on S8 (340 s), S3
 #: (852 s), S7 (821 s), S2 (685 s), and (with ``--reroute-outputs 0-15``) S1
-#: (1271 s), S6 (1524 s) and S5 (661 s).
+#: (1271 s), S6 (1524 s) and S5 (661 s).  Then from several starts
+#: (:func:`polish`, run recorded at :data:`BEST_ATTEMPTS`): S2 49, from scratch.
 REROUTES: dict[int, tuple[tuple[int, int], ...]] = {
     0: ((1, 36), (1, 480014), (161, -1), (149, 480101), (152, 480093)),
-    1: ((2, 17), (154, -1)),
+    1: ((3, 100), (131, -1), (128, 480014), (136, 480014)),
     2: ((156, 48), (116, -1), (151, 480014), (137, 14)),
     3: ((4, 102),),
     4: (
@@ -1360,11 +1367,57 @@ def _signature(circ: Circuit) -> frozenset[int]:
     return frozenset(min(v, v ^ FULL) for v in _eval_all(circ[0]))
 
 
-def _search_reroutes_star(
-    args: tuple[int, Circuit, Sequence[int], Sequence[int], int],
-) -> tuple[int, Circuit, tuple[tuple[int, int], ...]]:
-    box = args[0]
-    return (box, *search_reroutes(*args))
+@dataclass(frozen=True)
+class Polish:
+    """Which local searches :func:`polish` runs, with their options (from the command line)."""
+
+    orders: tuple[int, ...]
+    reroute: bool
+    outputs: tuple[int, ...]
+    reroute_plateau: int
+    resynth: bool
+    min_cone: int
+    resynth_plateau: int
+
+
+def polish(
+    box: int, start: tuple[str, int], circ: Circuit, how: Polish
+) -> tuple[int, tuple[str, int], Circuit, tuple[tuple[int, int], ...]]:
+    """Rip-up and reroute, then inner-node resynthesis, from one circuit of ``box``.
+
+    Returns (box, start, circuit, steps), ``start`` being the attempt the
+    circuit came from; the steps replay with :func:`apply_reroutes`.
+    """
+    steps: tuple[tuple[int, int], ...] = ()
+    if how.reroute:
+        circ, steps = search_reroutes(box, circ, how.orders, how.outputs, how.reroute_plateau)
+    if how.resynth:
+        circ, more = search_resynth(box, circ, how.orders, how.min_cone, how.resynth_plateau)
+        steps += more
+    return box, start, circ, steps
+
+
+def _polish_star(
+    args: tuple[int, tuple[str, int], Circuit, Polish],
+) -> tuple[int, tuple[str, int], Circuit, tuple[tuple[int, int], ...]]:
+    return polish(*args)
+
+
+def polish_starts(
+    ranked: Sequence[tuple[int, tuple[str, int], Circuit]], count: int
+) -> list[tuple[tuple[str, int], Circuit]]:
+    """The ``count`` smallest of one box's attempts (``(gates, attempt, circuit)``),
+    one per set of computed functions: the starting points of ``--polish-top``."""
+    seen: set[frozenset[int]] = set()
+    starts = []
+    for _, r, circ in sorted(ranked, key=lambda t: (t[0], t[1][1], t[1][0])):
+        signature = _signature(circ)
+        if signature not in seen:
+            seen.add(signature)
+            starts.append((r, circ))
+        if len(starts) == count:
+            break
+    return starts
 
 
 #: The search used by the generator: at the top two depths all six
@@ -1392,9 +1445,16 @@ PREFIXES: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(6), 3
 #: --jobs 2`` (1528 s, -> 53.75).  With the polarity pass (:mod:`tools.sbox_polarity`)
 #: the same winners give 52.375; re-ranking attempts under it, ``--restarts 2400
 #: --prefixes 14,16,17,18,19,48,93,100,101,102,103 --jobs 1`` (1921 s, one core)
-#: found S5 59 (perm 933): 52.25.
+#: found S5 59 (perm 933): 52.25.  Polishing several starts, ``--restarts 4800
+#: --prefixes 14,16,17,18,19,48,93,100,101,102,103 --reroute-search
+#: --resynth-search --reroute-variants 0,4000 --polish-top 6 --boxes B``
+#: (the six smallest distinct attempts of 440, each polished from scratch;
+#: run with a prototype of the option, one core per box, on the then-recorded
+#: circuits of 48.125): S2 perm 4488 54 -> 49 (1600 s; the recorded perm 2263
+#: and perm 2568 end at 50, others at 52); nothing on S3 (the recorded start
+#: ends at 48 again, others at 51-54).
 BEST_ATTEMPTS: dict[int, tuple[str, int]] = {
-    0: ("perm", 19), 1: ("perm", 2263), 2: ("perm", 3014), 3: ("perm", 460),
+    0: ("perm", 19), 1: ("perm", 4488), 2: ("perm", 3014), 3: ("perm", 460),
     4: ("perm", 933), 5: ("perm", 1608), 6: ("perm", 4334), 7: ("perm", 2383),
 }
 
@@ -1538,6 +1598,14 @@ def main(argv: Sequence[str] | None = None) -> int:
         "(prints the steps to record in REROUTES; writes no file)",
     )
     ap.add_argument(
+        "--polish-top",
+        type=int,
+        default=0,
+        help="with --restarts and --reroute-search/--resynth-search: run the searches from "
+        "each of the N smallest attempts per box (distinct circuits), not only the "
+        "smallest, and keep the best result (prints what to record in BEST_ATTEMPTS)",
+    )
+    ap.add_argument(
         "--resynth-min-cone", type=int, default=2, help="with --resynth-search: smallest cone"
     )
     ap.add_argument(
@@ -1567,6 +1635,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         tasks |= {(b, ("shared", 0)) for b in boxes}
     start = time.monotonic()
     best: dict[int, tuple[int, tuple[str, int], Circuit]] = {}
+    ranked: dict[int, list[tuple[int, tuple[str, int], Circuit]]] = {b: [] for b in boxes}
     with ProcessPoolExecutor(max_workers=args.jobs) as pool:
         jobs = [(b, args.seed, r) for b, r in sorted(tasks, key=lambda t: (t[1][1], t[1][0], t[0]))]
         for box, r, circ in pool.map(_attempt_star, jobs):
@@ -1575,6 +1644,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             old = best.get(box)
             if old is None or key < (len(old[2][0]) - 6, old[1][1], old[1][0]):
                 best[box] = (box, r, circ)
+            ranked[box].append((gates, r, circ))
             if args.restarts:
                 print(f"S{box + 1} attempt {r}: {gates} gates", flush=True)
     for b in boxes:
@@ -1588,22 +1658,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.prefixes:
         prefixes = [int(x) for x in args.prefixes.split(",")]
     orders += [v * len(PREFIXES) + p for v in variants for p in prefixes]
-    if args.reroute_search:
+    if args.reroute_search or args.resynth_search:
+        lo, hi = (int(x) for x in args.reroute_outputs.split("-"))
+        how = Polish(tuple(orders), args.reroute_search, tuple(range(lo, hi + 1)),
+                     args.reroute_plateau, args.resynth_search, args.resynth_min_cone,
+                     args.resynth_plateau)
+        if args.polish_top:
+            starts = {b: polish_starts(ranked[b], args.polish_top) for b in boxes}
+        else:
+            starts = {b: [(best[b][1], best[b][2])] for b in boxes}
+        jobs = [(b, r, circ, how) for b in boxes for r, circ in starts[b]]
+        polished: dict[int, tuple[int, tuple[str, int], Circuit]] = {}
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            lo, hi = (int(x) for x in args.reroute_outputs.split("-"))
-            jobs = [(b, best[b][2], orders, range(lo, hi + 1), args.reroute_plateau) for b in boxes]
-            for b, circ, steps in pool.map(_search_reroutes_star, jobs):
-                print(f"S{b + 1} reroute steps {steps} (record in {_record_in(b)}): "
-                      f"{len(circ[0]) - 6} gates", flush=True)
-                best[b] = (b, best[b][1], circ)
-    if args.resynth_search:
-        for b in boxes:
-            circ, steps = search_resynth(
-                b, best[b][2], orders, args.resynth_min_cone, args.resynth_plateau
-            )
-            print(f"S{b + 1} resynth steps {steps} (record in {_record_in(b)}): "
-                  f"{len(circ[0]) - 6} gates", flush=True)
-            best[b] = (b, best[b][1], circ)
+            for b, r, circ, steps in pool.map(_polish_star, jobs):
+                gates = len(circ[0]) - 6
+                if args.polish_top:
+                    where = f"record BEST_ATTEMPTS[{b}] = {r!r}, REROUTES[{b}] = these steps"
+                    if WINDOWS.get(b):
+                        where += f", no WINDOWS[{b}]"
+                else:
+                    where = f"record in {_record_in(b)}"
+                print(f"S{b + 1} from attempt {r}: steps {steps} ({where}): {gates} gates",
+                      flush=True)
+                if b not in polished or gates < len(polished[b][2][0]) - 6:
+                    polished[b] = (b, r, circ)
+        for b, won in polished.items():
+            # One start polishes the best circuit itself, which never grows;
+            # from other starts only a smaller circuit replaces it.
+            if not args.polish_top or len(won[2][0]) < len(best[b][2][0]):
+                best[b] = won
     seconds = time.monotonic() - start
     circuits = [best[b][2] for b in boxes]
     for box in boxes:

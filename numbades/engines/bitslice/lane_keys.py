@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "d88bcea12c3f2d75971d48eea22034a353308ba81d99d0cdf2fcda3e928ce6df"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "2cf771a3957ec7e0099f93f8aaa5b681e1cad7a830fa513819d9cd20aa20f252"  # see tools/stamp_kernel_sources.py
 
 
 @inline
