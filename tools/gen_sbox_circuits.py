@@ -1452,7 +1452,7 @@ PREFIXES: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(6), 3
 #: run with a prototype of the option, one core per box, on the then-recorded
 #: circuits of 48.125): S2 perm 4488 54 -> 49 (1600 s; the recorded perm 2263
 #: and perm 2568 end at 50, others at 52); nothing on S3 (the recorded start
-#: ends at 48 again, others at 51-54).
+#: ends at 48 again, the others at 50-54; perm 93, at 56 the largest start, at 50).
 BEST_ATTEMPTS: dict[int, tuple[str, int]] = {
     0: ("perm", 19), 1: ("perm", 4488), 2: ("perm", 3014), 3: ("perm", 460),
     4: ("perm", 933), 5: ("perm", 1608), 6: ("perm", 4334), 7: ("perm", 2383),
@@ -1668,25 +1668,23 @@ def main(argv: Sequence[str] | None = None) -> int:
         else:
             starts = {b: [(best[b][1], best[b][2])] for b in boxes}
         jobs = [(b, r, circ, how) for b in boxes for r, circ in starts[b]]
-        polished: dict[int, tuple[int, tuple[str, int], Circuit]] = {}
+        polished: dict[int, tuple[tuple[str, int], Circuit, tuple[tuple[int, int], ...]]] = {}
         with ProcessPoolExecutor(max_workers=args.jobs) as pool:
             for b, r, circ, steps in pool.map(_polish_star, jobs):
                 gates = len(circ[0]) - 6
-                if args.polish_top:
-                    where = f"record BEST_ATTEMPTS[{b}] = {r!r}, REROUTES[{b}] = these steps"
-                    if WINDOWS.get(b):
-                        where += f", no WINDOWS[{b}]"
-                else:
-                    where = f"record in {_record_in(b)}"
-                print(f"S{b + 1} from attempt {r}: steps {steps} ({where}): {gates} gates",
-                      flush=True)
-                if b not in polished or gates < len(polished[b][2][0]) - 6:
-                    polished[b] = (b, r, circ)
-        for b, won in polished.items():
-            # One start polishes the best circuit itself, which never grows;
-            # from other starts only a smaller circuit replaces it.
-            if not args.polish_top or len(won[2][0]) < len(best[b][2][0]):
-                best[b] = won
+                print(f"S{b + 1} from attempt {r}: steps {steps}: {gates} gates", flush=True)
+                if b not in polished or len(circ[0]) < len(polished[b][1][0]):
+                    polished[b] = (r, circ, steps)
+        for b, (r, circ, steps) in polished.items():
+            if not args.polish_top:
+                print(f"S{b + 1}: record the steps {steps!r} in {_record_in(b)}")
+                best[b] = (b, r, circ)
+            elif len(circ[0]) < len(best[b][2][0]):
+                # From other starts only a smaller circuit replaces the best.
+                drop = f" and drop WINDOWS[{b}]" if WINDOWS.get(b) else ""
+                print(f"S{b + 1}: record BEST_ATTEMPTS[{b}] = {r!r} and "
+                      f"REROUTES[{b}] = {steps!r}{drop}")
+                best[b] = (b, r, circ)
     seconds = time.monotonic() - start
     circuits = [best[b][2] for b in boxes]
     for box in boxes:
