@@ -1450,9 +1450,15 @@ PREFIXES: tuple[tuple[int, ...], ...] = tuple(itertools.permutations(range(6), 3
 #: --resynth-search --reroute-variants 0,4000 --polish-top 6 --boxes B``
 #: (the six smallest distinct attempts of 440, each polished from scratch;
 #: run with a prototype of the option, one core per box, on the then-recorded
-#: circuits of 48.125): S2 perm 4488 54 -> 49 (1600 s; the recorded perm 2263
-#: and perm 2568 end at 50, others at 52); nothing on S3 (the recorded start
+#: circuits of 48.125): S2 perm 4488 54 -> 49 (1660 s; the recorded perm 2263
+#: and perm 2568 end at 50, others at 52); nothing on S3 (1650 s; the recorded start
 #: ends at 48 again, the others at 50-54; perm 93, at 56 the largest start, at 50).
+#: Then with the option (``--jobs 1``, one box per core): nothing on S7
+#: (``--polish-top 6``, 951 s; the recorded start ends at 48 again, the others
+#: at 52-54), S6 (``--polish-top 8``, 2049 s; perm 4660 ends at 51 with no
+#: window step, the recorded start at 52 before its window step) or S5
+#: (``--restarts 2400 --polish-top 6``, 1889 s; all end at 53-60, the
+#: recorded steps reach 51 only with equal-size side steps).
 BEST_ATTEMPTS: dict[int, tuple[str, int]] = {
     0: ("perm", 19), 1: ("perm", 4488), 2: ("perm", 3014), 3: ("perm", 460),
     4: ("perm", 933), 5: ("perm", 1608), 6: ("perm", 4334), 7: ("perm", 2383),

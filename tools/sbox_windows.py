@@ -64,6 +64,10 @@ no window shrank the circuit):
 * Greedy again with another seed, ``--sizes 3-9 --tries 60 --seconds 10
   --seed 7``: nothing on S1 (458 s), S6 (636 s) or S5 (485 s; the pass
   ended at the 480 s budget).
+* After the multi-start polish (``tools.gen_sbox_circuits --polish-top``),
+  ``--sizes 3-9 --tries 40 --seconds 10``: nothing on S2's new 49-gate
+  circuit (517 s), nor (calling :func:`search` with the same settings) on
+  S6's other 51-gate circuit, attempt perm 4660 polished (506 s).
 
 Each gain is printed as an explicit step (window outputs, inputs, program,
 output choices): the generators replay the steps from their ``WINDOWS`` with
