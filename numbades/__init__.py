@@ -1,14 +1,30 @@
 """numbades: DES and Triple-DES for NumPy arrays, compiled by Numba.
 
 libdes's table-driven inner loops (UNROLL x RISC1/RISC2 x PTR) as run-time
-variants, plus a bitsliced batch engine.  See ``numbades.variants()``.
+variants, plus a bitsliced, constant-time batch engine; ``variants()`` lists
+every engine and ``variant="auto"`` (the default) picks one per call.
 
-The public surface is the names below (``docs/api.md`` is the
-contract); the subpackages are the implementation, layered top-down as
-``docs/architecture.md`` describes: ``cli`` -> ``cipher`` -> ``modes`` ->
-``tuning`` -> ``engines`` -> ``des``.  ``numbades.dask`` (the ``dask`` extra)
-encrypts Dask arrays with these objects; ``import numbades`` does not import
-Dask.
+The public surface is the names below:
+
+- ``DES(key)`` and ``TripleDES(key)`` (EDE, 16 or 24 bytes): ``encrypt`` and
+  ``decrypt`` in ``ecb``, ``cbc``, ``cfb``, ``cfb8``, ``ofb`` and ``ctr`` over
+  bytes-like data, uint8 arrays (raw bytes) and uint64 arrays (one big-endian
+  block per element), with ``iv=``, ``padding="pkcs7"`` and ``out=``;
+  ``encryptor``/``decryptor`` for streams (``AlreadyFinalized`` after
+  ``finalize``); ``encrypt_many``/``decrypt_many`` for many equal-length
+  messages, one IV each;
+- ``DESArray`` and ``TripleDESArray``: row i of the data under key i;
+  ``key_check_values``;
+- ``crypt``, ``crypt_many``, ``crypt_verify``: DES-based crypt(3) hashes;
+- key helpers: ``set_odd_parity``, ``has_odd_parity``, ``is_weak_key``,
+  ``is_semi_weak_key``.
+
+Each name's docstring states its rules; the full contract is in the
+numbades documentation (docs/api.md in the source tree).  The subpackages
+are the implementation, layered top-down: ``cli`` -> ``cipher`` ->
+``modes`` -> ``tuning`` -> ``engines`` -> ``des``.  ``numbades.dask`` (the
+``dask`` extra) encrypts Dask arrays with these objects; ``import numbades``
+does not import Dask.
 """
 
 from .cipher import DES, TripleDES

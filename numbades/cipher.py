@@ -53,11 +53,21 @@ class _BlockCipher:
 
     def encrypt(self, data: Buffer, mode: str = "ecb", *, iv: Buffer | None = None,
                 padding: str | None = None, out: Buffer | None = None) -> Buffer:
-        """Encrypt ``data`` in ``mode`` (see ``docs/api.md``); returns the input's type.
+        """Encrypt ``data`` in ``mode``; returns the input's type, shape and dtype.
 
-        ``iv`` (8 bytes) is required for every mode but ECB.  ECB and CBC take
-        multiples of 8 bytes unless ``padding="pkcs7"``; the other modes take
-        any length.
+        ``mode`` is ``"ecb"``, ``"cbc"``, ``"cfb"`` (64-bit feedback), ``"cfb8"``,
+        ``"ofb"`` or ``"ctr"`` (the IV is the first counter block, a 64-bit
+        big-endian integer that wraps at 2**64).  ``iv`` (8 bytes) is required
+        for every mode but ECB, which refuses one.  ECB and CBC take multiples
+        of 8 bytes unless ``padding="pkcs7"`` (byte input only); the other
+        modes take any length.  ``data`` is bytes-like, a uint8 array (raw
+        bytes) or a uint64 array (one big-endian block per element).  ``out``,
+        if given, receives the result and is returned: a writable buffer of
+        exactly the result's size (for uint64 input, a uint64 array of the
+        same dtype); it may be ``data`` itself.  Wrong types raise
+        ``TypeError``, wrong lengths or values ``ValueError``, before anything
+        is written.  The full contract is in the numbades documentation
+        (docs/api.md in the source tree).
         """
         if type(data) is bytes and mode == "ecb" and iv is None and padding is None and out is None:
             result = small.ecb(self._schedule, self._request, data, decrypt=False)

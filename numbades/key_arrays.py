@@ -1,8 +1,15 @@
 """Arrays of keys: ``DESArray`` and ``TripleDESArray`` (row i under key i), and key check values.
 
-Keys are checked once, as a whole array, and kept as 64-bit key values
-(one column per key set); calls go to ``modes.key_rows``.  See
-``docs/api.md`` (Key arrays) for the contract.
+Keys are an ``(N, 8)`` (DES) or ``(N, 16)``/``(N, 24)`` (Triple-DES) uint8
+array, a sequence of N bytes-like keys of one length, or for DES an ``(N,)``
+uint64 array; they are checked once, as a whole array (a refusal names the
+offending rows), and kept as 64-bit key values (one column per key set).
+``encrypt``/``decrypt`` take a uint8 ``(N, L)`` array (one message per key),
+a uint64 ``(N,)`` or ``(N, B)`` array, or one message for every key (bytes,
+or a single row), in ``ecb``, ``cbc``, ``cfb``, ``ofb`` or ``ctr`` with
+``ivs`` one IV per key; calls go to ``modes.key_rows``.  The full contract
+is in the numbades documentation (docs/api.md in the source tree, "Key
+arrays").
 """
 
 from __future__ import annotations

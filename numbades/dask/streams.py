@@ -50,7 +50,8 @@ def crypt(cipher: DES | TripleDES, x: Any, mode: str, iv: Any, padding: Any, rec
 
 
 def _check_length(mode: str, x: da.Array, padded: bool, decrypt: bool) -> None:
-    """The length rules of one call on the whole stream (``docs/api.md``, Modes)."""
+    """The length rules of one call on the whole stream: ECB and CBC without padding, and
+    padded ciphertext (at least one block), are whole 8-byte blocks; padding needs bytes."""
     if padded and x.dtype.itemsize == 8:
         raise TypeError("padding works on bytes; a uint64 array is whole blocks (padding=None)")
     nbytes = x.shape[0] * x.dtype.itemsize

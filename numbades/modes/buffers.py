@@ -329,7 +329,7 @@ def _padded_words(arr: np.ndarray, blocks: int) -> np.ndarray:
 
 
 def key_rows_data(data: Any, rows: int) -> Rows:
-    """Check ``data`` of a key-array call with ``rows`` keys (``docs/api.md``, Key arrays).
+    """Check ``data`` of a key-array call with ``rows`` keys.
 
     uint8 (rows, n) arrays are one message per key; bytes-like input, uint8
     (n,) and (1, n) arrays one message for every key (result (rows, n));
