@@ -1,9 +1,10 @@
 """Every documented command runs after the install line the docs give for it.
 
-The documents (README.md, docs/*.md, the examples' docstrings) are read as a
-reader would: shell commands in code blocks, in order, each under the most
-recent ``pip install`` line before it in the same document (the package
-alone when there is none).  For each command this checks, statically and
+The documents (README.md, SECURITY.md, docs/*.md, the docstrings of the
+examples and of the benchmark scripts) are read as a reader would: shell
+commands in code blocks, in order, each under the most recent ``pip
+install`` line before it in the same document (the package alone when there
+is none).  For each command this checks, statically and
 without running anything, that
 
 - every extra an install line names exists in pyproject.toml;
@@ -44,8 +45,9 @@ except ModuleNotFoundError:  # Python 3.10: the test extra installs tomli
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = "numbades"
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
-DOCUMENTS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md")),
-             *sorted(p for p in (ROOT / "examples").glob("*.py") if p.name != "__init__.py")]
+DOCUMENTS = [ROOT / "README.md", ROOT / "SECURITY.md", *sorted((ROOT / "docs").glob("*.md")),
+             *sorted(p for p in (ROOT / "examples").glob("*.py") if p.name != "__init__.py"),
+             *sorted((ROOT / "benchmarks").glob("*.py"))]
 #: Console commands that stand for a distribution (the command alone is checked).
 TOOL_COMMANDS = {"ruff": "ruff", "lint-imports": "import-linter", "asv": "asv",
                  "pytest": "pytest"}
@@ -78,9 +80,9 @@ class Command:
 def _shell_lines(path: Path) -> list[tuple[int, str]]:
     """(line number, text) of the shell lines of a document, in order."""
     lines = path.read_text().splitlines()
-    if path.suffix == ".py":  # an example: the command lines of its docstring
+    if path.suffix == ".py":  # a script: the command lines of its docstring
         doc = ast.get_docstring(ast.parse(path.read_text())) or ""
-        return [(1, line.strip()) for line in doc.splitlines()
+        return [(number, line.strip()) for number, line in enumerate(doc.splitlines(), 1)
                 if re.match(r"^\s*([A-Z_]+=\S+\s+)*(python|pip)\b", line)]
     shell, inside = [], None
     for number, line in enumerate(lines, 1):
