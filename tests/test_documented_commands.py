@@ -268,24 +268,47 @@ def third_party_imports(entries: list[Path], roots: tuple[Path, ...]) -> dict[st
     return found
 
 
-def entries_of(command: Command) -> tuple[list[Path], tuple[Path, ...]]:
-    """The files a command starts from and the import roots it sees."""
+def _direct(code: str) -> tuple[list[Path], set[str]]:
+    """``python -c code``: the repository's modules it imports, and the third-party ones."""
+    local, third_party = [], set()
+    for module, _, names, optional in _imports(ast.parse(code)):
+        files = [f for c in [module] + [f"{module}.{n}" for n in names]
+                 for f in (_local(c, (ROOT,)) or [])]
+        top = module.split(".")[0]
+        local += files
+        if not files and not optional and top not in sys.stdlib_module_names:
+            third_party.add(top)
+    return local, third_party
+
+
+def entries_of(command: Command) -> tuple[list[Path], tuple[Path, ...], set[str]]:
+    """The files a command starts from, the import roots it sees, and the third-party
+    modules it runs directly (``python -m <module>``, ``python -c "import ..."``)."""
     argv = command.argv
     if argv[0] in TOOL_COMMANDS or argv[:3] in (["python", "-m", "pytest"],
                                                 ["python3", "-m", "pytest"]):
         if "pytest" not in argv:
-            return [], (ROOT,)
-        return sorted((ROOT / "tests").rglob("*.py")), (ROOT,)
+            return [], (ROOT,), set()
+        return sorted((ROOT / "tests").rglob("*.py")), (ROOT,), set()
     if argv[0] == PACKAGE:
         argv = ["python", "-m", PACKAGE, *argv[1:]]
+    if len(argv) < 3 and argv[1:2] in ([], ["-m"], ["-c"]):
+        return [], (ROOT,), set()
+    if argv[1] == "-c":
+        local, third_party = _direct(argv[2])
+        return local, (ROOT,), third_party
     if argv[1] == "-m":
         files = _local(argv[2], (ROOT,)) or _local(argv[2] + ".__main__", (ROOT,))
-        assert files, f"{command.where}: no module {argv[2]} in the repository"
+        top = argv[2].split(".")[0]
+        if not files and (ROOT / top).is_dir():
+            raise AssertionError(f"{command.where}: no module {argv[2]} in the repository")
+        if not files:  # the standard library's or a third party's (python -m venv, -m asv)
+            return [], (ROOT,), set() if top in sys.stdlib_module_names | {"pip"} else {top}
         main = _local(argv[2] + ".__main__", (ROOT,))
-        return files + (main or [])[-1:], (ROOT,)
+        return files + (main or [])[-1:], (ROOT,), set()
     script = ROOT / argv[1]
     assert script.is_file(), f"{command.where}: no script {argv[1]}"
-    return [script], (script.parent, ROOT)
+    return [script], (script.parent, ROOT), set()
 
 
 def needed_distribution(module: str) -> set[str]:
@@ -357,8 +380,9 @@ def test_command_runs_after_its_install_line(command):
         tool = canonicalize_name(TOOL_COMMANDS[command.argv[0]])
         assert tool in available, (f"{command.where}: {command.argv[0]} needs {tool}, which "
                                    f"{command.install.where} does not install")
-    entries, roots = entries_of(command)
-    missing = {module: where for module, where in third_party_imports(entries, roots).items()
+    entries, roots, direct = entries_of(command)
+    imported = third_party_imports(entries, roots) | {module: "the command" for module in direct}
+    missing = {module: where for module, where in imported.items()
                if not needed_distribution(module) & available}
     assert not missing, (
         f"{command.where}: {' '.join(command.argv)} imports {sorted(missing)} "
@@ -378,3 +402,18 @@ def test_the_import_check_can_fail(tmp_path):
     assert "numpy" in base and "llvmlite" in base  # numba's own requirement, followed
     assert not needed_distribution("Crypto") & base
     assert needed_distribution("Crypto") & provided(Install("bench", frozenset({"bench"})))
+
+
+def test_commands_of_every_shape_are_read():
+    """``-c`` code, the standard library's and third parties' ``-m`` modules, a missing tool."""
+    def command(line: str) -> Command:
+        return Command("probe", shlex.split(line))
+
+    local, _, direct = entries_of(command('python -c "import numbades, zarr; import json"'))
+    assert ROOT / PACKAGE / "__init__.py" in local and direct == {"zarr"}
+    assert entries_of(command("python -m venv .venv"))[::2] == ([], set())
+    assert entries_of(command("python -m asv run"))[2] == {"asv"}
+    with pytest.raises(AssertionError, match=r"no module tools\.no_such_tool"):
+        entries_of(command("python -m tools.no_such_tool"))
+    with pytest.raises(AssertionError, match="no script"):
+        entries_of(command("python benchmarks/no_such_script.py"))
