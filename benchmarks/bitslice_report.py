@@ -66,13 +66,13 @@ from benchmarks import interleaved, seconds  # the asv suite's helpers, beside t
 from numbades.cli.measure import KEY24, format_size, parse_size
 from numbades.des import keyschedule as _keyschedule
 from numbades.engines.bitslice import circuit_choice as _circuit_choice
-from numbades.engines.bitslice import rounds as _bitslice
-from numbades.engines.bitslice import sbox_circuits_gen as _sbox_gates
-from numbades.engines.bitslice import sbox_luts_gen as _sbox_luts
-from numbades.engines.bitslice import transpose as _bitslice_transpose
-from numbades.engines.bitslice import vector_width as _vector_width
+from numbades.engines.bitslice.cpu import vector_width as _vector_width
 from numbades.engines.bitslice.engine import ENGINE
-from numbades.engines.bitslice.prefetch import NOTHING_AHEAD
+from numbades.engines.bitslice.layout import transpose as _bitslice_transpose
+from numbades.engines.bitslice.layout.prefetch import NOTHING_AHEAD
+from numbades.engines.bitslice.rounds import lane_rounds as _bitslice
+from numbades.engines.bitslice.sboxes import sbox_circuits_gen as _sbox_gates
+from numbades.engines.bitslice.sboxes import sbox_luts_gen as _sbox_luts
 from numbades.tuning import machine as _machine
 
 KEY = bytes.fromhex("133457799bbcdff1")
@@ -184,7 +184,7 @@ def _logic_loop(ternaries: int, xors: int) -> Callable:
         *body,
         *(f"    store(w, {8 * i}, a{i})" for i in range(_CHAINS)),
     ])
-    from numbades.engines.bitslice.zmm import load, store, ternary, xor
+    from numbades.engines.bitslice.cpu.simd import load, store, ternary, xor
 
     scope = {"load": load, "store": store, "ternary": ternary, "xor": xor}
     exec(source, scope)  # noqa: S102 - a loop body of our own making

@@ -14,7 +14,9 @@ import textwrap
 
 import pytest
 
-from numbades.engines.bitslice import circuit_choice, rounds, sbox_circuits_gen, sbox_luts_gen
+from numbades.engines.bitslice import circuit_choice
+from numbades.engines.bitslice.rounds import lane_rounds as rounds
+from numbades.engines.bitslice.sboxes import sbox_circuits_gen, sbox_luts_gen
 
 
 def test_the_rule_follows_avx512_foundation():
@@ -72,14 +74,14 @@ STANDARD_CHECKS_PASS = {"des-ecb": "True", "des-ctr": "True", "3des-cbc-decrypt"
 
 
 _OTHER_SET_IN_THE_KERNELS = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
-    from numbades.engines.bitslice import (
-        circuit_choice, rounds, sbox_circuits_gen, sbox_dispatch, sbox_luts_gen,
-    )
+    from numbades.engines.bitslice import circuit_choice
+    from numbades.engines.bitslice.rounds import lane_rounds as rounds
+    from numbades.engines.bitslice.sboxes import dispatch, sbox_circuits_gen, sbox_luts_gen
 
     # Patched before anything compiles (a fresh cache directory): every kernel built
     # in this process inlines the set this host would not choose.
     other = sbox_circuits_gen if circuit_choice.circuits is sbox_luts_gen else sbox_luts_gen
-    rounds._sbox = sbox_dispatch.sbox_function([getattr(other, f"s{i + 1}") for i in range(8)])
+    rounds._sbox = dispatch.sbox_function([getattr(other, f"s{i + 1}") for i in range(8)])
     # and the one-key rounds as lane loops too (AVX-512 hosts run them as explicit
     # 512-bit vectors, which take the LUT programs only)
     rounds.one_key_rounds = rounds._lane_loop_rounds
@@ -120,10 +122,11 @@ _AVX512_OFF = ("avx512", "amx", "avxvnni", "avxifma", "avxneconvert", "evex512",
 
 _AVX2_BUILD = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
     import numbades
-    from numbades.engines.bitslice import circuit_choice, zmm
+    from numbades.engines.bitslice import circuit_choice
+    from numbades.engines.bitslice.cpu import simd
     from numbades.tuning import policy
 
-    print("build", circuit_choice.circuits.__name__.rsplit(".", 1)[-1], zmm.LANES_PER_VECTOR,
+    print("build", circuit_choice.circuits.__name__.rsplit(".", 1)[-1], simd.LANES_PER_VECTOR,
           policy.BITSLICE_THRESHOLD_BLOCKS)
     rng = np.random.default_rng(11)
     des, key8, iv, raw, checks = standard_checks(numbades, rng, 4500)  # two full passes + a short one

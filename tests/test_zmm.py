@@ -15,8 +15,8 @@ import numba
 import numpy as np
 import pytest
 
-from numbades.engines.bitslice import sbox_luts_gen as _luts
-from numbades.engines.bitslice.zmm import LANES_PER_VECTOR, load, splat, store, ternary, xor
+from numbades.engines.bitslice.cpu.simd import LANES_PER_VECTOR, load, splat, store, ternary, xor
+from numbades.engines.bitslice.sboxes import sbox_luts_gen as _luts
 from numbades.tuning import machine as _machine
 
 from .test_sbox_luts import FULL, expected_tables, input_tables

@@ -18,7 +18,7 @@ import os
 from typing import NamedTuple
 
 from ..engines import chains
-from ..engines.bitslice.target import AVX512 as _BITSLICE_TARGETS_AVX512
+from ..engines.bitslice.cpu.target import AVX512 as _BITSLICE_TARGETS_AVX512
 from ..engines.registry import (
     BITSLICE,
     CRYPT3_ENGINES,

@@ -16,17 +16,17 @@ kernel cache by the same target, so a cached kernel always holds the
 circuits this rule picks.  Read when the round code first compiles, never
 per call.
 
-The same rule picks the one-key round code of ``rounds.crypt_into``
-(``EXPLICIT_ZMM``): with AVX-512, ``zmm_rounds``, where each LUT is one
+The same rule picks the one-key round code of ``lane_rounds.crypt_into``
+(``EXPLICIT_ZMM``): with AVX-512, ``simd_rounds``, where each LUT is one
 ``vpternlogq`` by construction (LLVM's own matching of the expressions gave
 484 ``vpternlogq`` and 302 other logic instructions for the 430 LUTs of a
-two-round body); without, the lane loops of ``rounds`` and the gates.
+two-round body); without, the lane loops of ``lane_rounds`` and the gates.
 """
 
 from types import ModuleType
 
-from . import sbox_circuits_gen, sbox_luts_gen
-from .target import AVX512, has_ternary_logic, target_features
+from .cpu.target import AVX512, has_ternary_logic, target_features
+from .sboxes import sbox_circuits_gen, sbox_luts_gen
 
 
 def choose(features: list[str]) -> ModuleType:
@@ -38,6 +38,6 @@ def choose(features: list[str]) -> ModuleType:
 circuits: ModuleType = choose(target_features())
 
 #: Whether the one-key rounds run as explicit 512-bit vector code with one
-#: ``vpternlogq`` per LUT (``zmm_rounds``) rather than as lane loops LLVM
+#: ``vpternlogq`` per LUT (``simd_rounds``) rather than as lane loops LLVM
 #: vectorises: the same rule, as the instruction exists exactly there.
 EXPLICIT_ZMM: bool = AVX512

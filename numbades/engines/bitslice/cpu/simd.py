@@ -1,6 +1,6 @@
 """Explicit vectors for the bitslice kernels: one ``vpternlogq`` per LUT, fused transposes.
 
-LLVM vectorises the plain lane loops of ``rounds`` on its own, but it
+LLVM vectorises the plain lane loops of ``lane_rounds`` on its own, but it
 rebuilds the 3-input-LUT programs from ``& | ^ ~`` expressions: after its
 own reassociation and ternary-logic matching, a two-round body of 430 LUTs
 compiled to 484 ``vpternlogq`` plus 302 other logic instructions.  Here a
@@ -11,7 +11,7 @@ immediate, so the instruction count is the circuit's LUT count.
 ``Zmm`` is ``LANES_PER_VECTOR`` uint64 lanes as one LLVM vector value: eight
 (a zmm register) where the target has AVX-512 (``target.AVX512``), four (a
 ymm register on AVX2) elsewhere, where only the fused transposes of
-``zmm_passes`` use it (the round code there stays in lane loops over the
+``simd_passes`` use it (the round code there stays in lane loops over the
 2-input circuits).  The functions below are all the kernels need of it:
 ``load`` and ``store`` of consecutive words of a 1-D uint64 array,
 ``splat`` of a word, ``and_``, ``xor``, constant shifts, two-source byte

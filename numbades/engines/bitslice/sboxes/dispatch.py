@@ -1,7 +1,7 @@
 """One inlined ``sbox(box, x)`` over eight generated S-box functions, for the round code.
 
-Both round implementations (``rounds``: lane loops on uint64 words;
-``zmm_rounds``: explicit 512-bit vectors) call their S-boxes through a
+Both round implementations (``lane_rounds``: lane loops on uint64 words;
+``simd_rounds``: explicit 512-bit vectors) call their S-boxes through a
 function made here: ``box`` is a constant after LLVM inlines the round, so
 one branch survives constant folding, and one ``_box`` compiles for all
 eight S-boxes.
@@ -11,8 +11,8 @@ from collections.abc import Callable, Sequence
 
 import numba
 
-from ..jit import always_inline, inline
-from .vector_width import prefer_wide_vectors
+from ...jit import always_inline, inline
+from ..cpu.vector_width import prefer_wide_vectors
 
 
 def on_tuple(fn: Callable) -> Callable:
