@@ -97,9 +97,9 @@ _AVX512_FEATURES = ",".join(
 _CROSS_COMPILE = textwrap.dedent("""
     import numba
     from numba import types
-    from numbades.engines.bitslice import circuit_choice
+    from numbades.engines.bitslice.sboxes import dispatch
     from numbades.engines.bitslice.rounds import lane_rounds as rounds
-    print("circuits", circuit_choice.circuits.__name__.rsplit(".", 1)[-1])
+    print("circuits", dispatch.circuits().__name__.rsplit(".", 1)[-1])
     a1, a2 = types.Array(types.uint64, 1, "C"), types.Array(types.uint64, 2, "C")
     i8 = types.int64
     signatures = {

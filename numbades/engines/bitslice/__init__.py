@@ -1,19 +1,20 @@
 """The bitslice engine: 64 x LANES blocks per pass as bit planes, S-boxes as Boolean circuits.
 
-The engine and the kernels it calls sit here; what they are built from
-sits in four groups below them:
+The engine and the kernels it calls sit at the top; what they are built
+from sits in four groups below, each importing only the groups after it:
 
-* ``engine`` (the engine interface), ``threads`` (a call over several
+* here: ``engine`` (the engine interface), ``threads`` (a call over several
   cores), and the users of the round code: ``mode_kernels`` (CTR, CBC/CFB
   decryption, many messages), ``lane_keys`` (a key per lane), ``crypt3``
-  (salted crypt(3) rounds); ``circuit_choice`` picks the S-box circuits;
-* ``rounds/``: the round code (``lane_rounds``: lane loops and the ECB
-  kernels; ``simd_rounds``: explicit vectors, one ``vpternlogq`` per LUT);
+  (salted crypt(3) rounds);
+* ``rounds/``: the round code (``lane_rounds``: lane loops, ``crypt_into``
+  and the ECB kernels; ``simd_rounds``: explicit vectors, one
+  ``vpternlogq`` per LUT);
 * ``sboxes/``: the generated S-box circuits and their dispatch;
 * ``layout/``: words <-> bit planes (``transpose``, ``simd_passes``), the
   wiring of IP, E and P, prefetching the next pass;
-* ``cpu/``: the compile target (``target``), LLVM's vector width, explicit
-  vectors (``simd``).
+* ``cpu/``: the compile target and the one rule that reads it
+  (``target``), LLVM's vector width, explicit vectors (``simd``).
 
 No memory access or branch depends on key or data: the constant-time engine.
 """

@@ -45,7 +45,7 @@ from .layout.transpose import (
 from .layout.wiring import SALT_PLANE0
 from .rounds.lane_rounds import rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "8655c1cd00f90b91d94ed6fd8c3af1c49f3550950a8b744cbc3f68792d650335"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f26913f5bac0b312dc9f9972c93a91bef125bae7f69bdb7615ac29cda7fb4e13"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

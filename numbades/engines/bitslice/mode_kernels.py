@@ -7,7 +7,7 @@ uint64 word arrays.  Conventions shared with ``lane_rounds.ecb``:
   little-endian memory).  XOR commutes with the byte swap, so chaining XORs
   happen on raw words; only the cipher input/output needs the value view,
   which the kernel gets as a plane renaming (``BSWAP_XOR``);
-- ``kplanes = rounds.key_planes(round_keys)`` (16 or 48 round keys in
+- ``kplanes = lane_rounds.key_planes(round_keys)`` (16 or 48 round keys in
   application order; decryption uses them reversed);
 - IVs and counters are Python ints, the 8 IV bytes read big-endian;
 - ``dst`` may be ``src`` (in place); each pass reads what it still needs
@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "adb0e8e92c550eca646a6171c608991e0d7c08c58fd84c4cc15ba436de346eb9"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "8be3e4160d19deb58a89a5d85dc6b09fb18eeff15edea68fb75fe8b9cbc37bce"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

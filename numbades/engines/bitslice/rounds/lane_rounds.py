@@ -30,7 +30,7 @@ import numba
 import numpy as np
 
 from ...jit import always_inline, inline
-from ..circuit_choice import EXPLICIT_ZMM, circuits
+from ..cpu.target import AVX512
 from ..cpu.vector_width import prefer_wide_vectors
 from ..layout.prefetch import WORDS_PER_SLOT, next_pass, nothing_ahead, prefetch_slot, round_slots
 from ..layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
@@ -51,14 +51,14 @@ from ..layout.wiring import E_ROW as _E_ROW
 from ..layout.wiring import IP_PLANE as _IP_PLANE
 from ..layout.wiring import P_ROW as _P_ROW
 from ..layout.wiring import SALT_PLANE as _SALT_PLANE
-from ..sboxes.dispatch import sbox_function
+from ..sboxes.dispatch import circuits, sbox_function
 from . import simd_rounds
 
-_INLINED_SOURCES_SHA256 = "6198acc0f5ed6c330f3fe410b1be4247ea7719537061d1d5ba82d5cab5110d0a"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "ae04503db7131ad0062140cc6ca88cbdf9490af33705eff82487771dab70eb16"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sboxes.dispatch``), from this target's circuit set.
-_sbox = sbox_function([getattr(circuits, f"s{box + 1}") for box in range(8)])
+_sbox = sbox_function([getattr(circuits(), f"s{box + 1}") for box in range(8)])
 
 
 @numba.njit(nogil=True, cache=True)
@@ -223,9 +223,10 @@ def _lane_loop_rounds(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
     rounds_on(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit, ahead)
 
 
-#: The one-key rounds ``crypt_into`` runs: explicit 512-bit vectors with one
-#: ``vpternlogq`` per LUT where the target has AVX-512, the lane loops elsewhere.
-one_key_rounds = simd_rounds.rounds_on if EXPLICIT_ZMM else _lane_loop_rounds
+#: The one-key rounds ``crypt_into`` runs (``cpu.target``'s rule): explicit 512-bit
+#: vectors with one ``vpternlogq`` per LUT where the target has AVX-512, the lane
+#: loops elsewhere.
+one_key_rounds = simd_rounds.rounds_on if AVX512 else _lane_loop_rounds
 
 
 @numba.njit(nogil=True, cache=True)

@@ -5,7 +5,7 @@ array, the wiring and the key rows are the same), written on ``simd.Zmm``
 values eight lanes at a time instead of as lane loops for LLVM to
 vectorise, and with the S-boxes as ``sbox_luts_gen.ternary_s1`` ..
 ``ternary_s8``: one ``ternary`` call, so one instruction, per LUT.  Compiled
-only for AVX-512 targets (``circuit_choice.EXPLICIT_ZMM``); the engine's
+only for AVX-512 targets (``cpu.target``'s rule); the engine's
 other round users (a key per lane, crypt(3)) keep the lane loops.
 """
 

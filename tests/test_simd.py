@@ -1,4 +1,4 @@
-"""Explicit 512-bit vectors (``zmm``) and the LUT programs written on them.
+"""Explicit vectors (``cpu.simd``, 512-bit on AVX-512) and the LUT programs written on them.
 
 In plain Python ``ternary`` is checked against the definition of a truth
 table, and the generated ``ternary_s1`` .. ``ternary_s8`` against the FIPS
