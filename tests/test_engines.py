@@ -201,5 +201,7 @@ def test_default_threshold_follows_the_compile_target_not_the_host():
     # host runs 256-bit passes, so it gets the AVX2 threshold (the AVX2-build
     # subprocess test in test_circuit_choice checks that case end to end).
     features = target.target_features()
+    # the engine reports the width it was built for, and the policy reads it there
+    assert _engines.ENGINES["bitslice"].vector_bits == (512 if "+avx512f" in features else 256)
     expected = 256 if "+avx512f" in features else 384
     assert expected == THRESHOLD

@@ -19,6 +19,7 @@ from ...des.keybits import passes
 from .. import chains
 from ..jit import loaded
 from . import crypt3, lane_keys, mode_kernels, threads
+from .cpu.target import VECTOR_BITS
 from .rounds import lane_rounds
 
 _U64 = (1 << 64) - 1
@@ -39,6 +40,10 @@ class BitsliceEngine:
     slow_to_compile = True  # tens of seconds cold: auto compiles it in the background
     #: Blocks per pass: a call costs at least one pass however short its input.
     blocks_per_pass = lane_rounds.BLOCKS
+    #: Width of the vectors its kernels were built for (the compile target, not the
+    #: host; ``cpu.target``): 512 bits with AVX-512, else 256.  A pass costs less on
+    #: the wider build, so ``tuning.policy`` reads it for ``auto``'s threshold.
+    vector_bits = VECTOR_BITS
 
     def __repr__(self) -> str:
         return "<bitslice engine>"
