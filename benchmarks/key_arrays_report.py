@@ -39,8 +39,9 @@ import numpy as np
 
 import numbades
 from numbades.des.crypt3 import ALPHABET
-from numbades.engines.bitslice import crypt3, lane_keys, rounds
-from numbades.engines.bitslice.transpose import BLOCKS, LANES
+from numbades.engines.bitslice import crypt3, lane_keys
+from numbades.engines.bitslice.layout.transpose import BLOCKS, LANES
+from numbades.engines.bitslice.rounds import lane_rounds as rounds
 from numbades.tuning import machine
 
 

@@ -26,18 +26,18 @@ def test_every_stamp_is_fresh():
 
 def test_every_module_with_cached_kernels_is_stamped():
     modules = stamps.cached_kernel_modules()
-    assert {"engines.bitslice.rounds", "engines.bitslice.mode_kernels", "des.keyschedule",
+    assert {"engines.bitslice.rounds.lane_rounds", "engines.bitslice.mode_kernels", "des.keyschedule",
             "engines.table.kernels_gen", "engines.table.frame"} <= set(modules)
     for name in modules:
         assert stamps.STAMP_LINE.search(stamps.module_path(name).read_text()), name
 
 
 def test_bitslice_stamps_cover_the_circuits():
-    circuits = "engines.bitslice.sbox_circuits_gen"
-    assert {circuits, "des.fips", "engines.bitslice.transpose"} <= set(
-        stamps.inlined_modules("engines.bitslice.rounds")
+    circuits = "engines.bitslice.sboxes.sbox_circuits_gen"
+    assert {circuits, "des.fips", "engines.bitslice.layout.transpose"} <= set(
+        stamps.inlined_modules("engines.bitslice.rounds.lane_rounds")
     )
-    # transitively, through rounds
+    # transitively, through lane_rounds
     assert circuits in stamps.inlined_modules("engines.bitslice.mode_kernels")
     assert circuits not in stamps.inlined_modules("des.keyschedule")
     # across subpackages: the table kernels inline the chain vocabulary and the frame
@@ -54,17 +54,18 @@ def test_editing_the_circuits_changes_exactly_the_dependent_files(tmp_path):
     package = tmp_path / "numbades"
     shutil.copytree(PACKAGE, package, ignore=shutil.ignore_patterns("__pycache__"))
     before = {p.relative_to(package).as_posix(): _sha256(p) for p in package.rglob("*.py")}
-    circuits = package / "engines" / "bitslice" / "sbox_circuits_gen.py"
+    circuits = package / "engines" / "bitslice" / "sboxes" / "sbox_circuits_gen.py"
     circuits.write_text(circuits.read_text() + "\n# a changed circuit\n")
 
     dependents = ["engines.bitslice.crypt3", "engines.bitslice.lane_keys",
-                  "engines.bitslice.mode_kernels", "engines.bitslice.rounds"]
+                  "engines.bitslice.mode_kernels", "engines.bitslice.rounds.lane_rounds"]
     assert stamps.stale_modules(package) == dependents
     assert stamps.restamp(package) == dependents
     assert stamps.stale_modules(package) == []
     after = {p.relative_to(package).as_posix(): _sha256(p) for p in package.rglob("*.py")}
     changed = {name for name in before if before[name] != after[name]}
-    assert changed == {"engines/bitslice/sbox_circuits_gen.py", "engines/bitslice/rounds.py",
+    assert changed == {"engines/bitslice/sboxes/sbox_circuits_gen.py",
+                       "engines/bitslice/rounds/lane_rounds.py",
                        "engines/bitslice/mode_kernels.py", "engines/bitslice/lane_keys.py",
                        "engines/bitslice/crypt3.py"}
 

@@ -1,4 +1,4 @@
-"""The generated S-box circuits (numbades.engines.bitslice.sbox_circuits_gen) and their generator.
+"""The generated S-box circuits (numbades.engines.bitslice.sboxes.sbox_circuits_gen) and their generator.
 
 Each circuit is evaluated bitsliced on all 64 inputs at once and compared with
 the FIPS tables; the recorded gate counts are checked against the source; the
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from numbades.des import fips as _fips
-from numbades.engines.bitslice import sbox_circuits_gen as _sbox_circuits
+from numbades.engines.bitslice.sboxes import sbox_circuits_gen as _sbox_circuits
 from tools import gen_sbox_circuits as gen
 
 BOXES = range(8)

@@ -1,4 +1,4 @@
-"""The generated 3-input-LUT S-box programs (numbades.engines.bitslice.sbox_luts_gen).
+"""The generated 3-input-LUT S-box programs (numbades.engines.bitslice.sboxes.sbox_luts_gen).
 
 Each program is evaluated on the truth tables of the six inputs (all 64
 S-box inputs at once) and compared with the FIPS tables, built here
@@ -18,7 +18,7 @@ import numpy as np
 import pytest
 
 from numbades.des import fips as _fips
-from numbades.engines.bitslice import sbox_luts_gen as _luts
+from numbades.engines.bitslice.sboxes import sbox_luts_gen as _luts
 
 BOXES = range(8)
 FULL = (1 << 64) - 1

@@ -1,6 +1,6 @@
 """Generate small Boolean circuits for the eight DES S-boxes.
 
-The output, ``numbades/engines/bitslice/sbox_circuits_gen.py``, holds one straight-line function
+The output, ``numbades/engines/bitslice/sboxes/sbox_circuits_gen.py``, holds one straight-line function
 per S-box over the gate basis AND, OR, XOR, ANDNOT (``x & ~y``) and NOT, for
 the bitsliced kernel.
 
@@ -1624,7 +1624,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--output",
         type=Path,
-        default=stamp_kernel_sources.PACKAGE / "engines" / "bitslice" / "sbox_circuits_gen.py",
+        default=stamp_kernel_sources.PACKAGE / "engines" / "bitslice" / "sboxes" / "sbox_circuits_gen.py",
     )
     args = ap.parse_args(argv)
     boxes = parse_boxes(args.boxes)

@@ -1,6 +1,6 @@
 """Generate 3-input-LUT circuits for the eight DES S-boxes.
 
-The output, ``numbades/engines/bitslice/sbox_luts_gen.py``, holds per S-box a
+The output, ``numbades/engines/bitslice/sboxes/sbox_luts_gen.py``, holds per S-box a
 straight-line program of 3-input Boolean functions (each an 8-bit truth
 table over three earlier nodes), for vector units with a ternary-logic
 instruction (AVX-512 ``vpternlogq``), where any such function costs one
@@ -1247,11 +1247,11 @@ def render_module(programs: Sequence[tuple[list[Lut], list[int]]], command: str,
         "are the nodes of o1..o4 (o1 the MSB of the 4-bit output), uncomplemented.",
         "``s1`` .. ``s8`` evaluate the same programs with one ``& | ^ ~`` expression",
         "per LUT (for bitslice planes, where LLVM matches them to ternary logic);",
-        "``ternary_s1`` .. ``ternary_s8`` as one ``zmm.ternary`` call per LUT (one",
+        "``ternary_s1`` .. ``ternary_s8`` as one ``simd.ternary`` call per LUT (one",
         "``vpternlogq`` each on explicit 512-bit vectors).",
         '"""',
         "",
-        "from .zmm import ternary",
+        "from ..cpu.simd import ternary",
         "",
     ]
     body = [render_function(f"s{j + 1}", ops, outs) for j, (ops, outs) in enumerate(programs)]
@@ -1879,7 +1879,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap.add_argument(
         "--output",
         type=Path,
-        default=stamp_kernel_sources.PACKAGE / "engines" / "bitslice" / "sbox_luts_gen.py",
+        default=stamp_kernel_sources.PACKAGE / "engines" / "bitslice" / "sboxes" / "sbox_luts_gen.py",
     )
     args = ap.parse_args(argv)
     boxes = gates.parse_boxes(args.boxes)

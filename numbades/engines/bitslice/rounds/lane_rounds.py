@@ -29,12 +29,12 @@ loops and arguments it ignores cost nothing.
 import numba
 import numpy as np
 
-from ..jit import always_inline, inline
-from . import zmm_rounds
-from .circuit_choice import EXPLICIT_ZMM, circuits
-from .prefetch import WORDS_PER_SLOT, next_pass, nothing_ahead, prefetch_slot, round_slots
-from .sbox_dispatch import sbox_function
-from .transpose import (
+from ...jit import always_inline, inline
+from ..cpu.target import AVX512
+from ..cpu.vector_width import prefer_wide_vectors
+from ..layout.prefetch import WORDS_PER_SLOT, next_pass, nothing_ahead, prefetch_slot, round_slots
+from ..layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
+from ..layout.transpose import (
     BLOCKS,
     BSWAP_XOR,
     LANES,
@@ -46,19 +46,19 @@ from .transpose import (
     swap_renamed,
     transpose64,
 )
-from .vector_width import prefer_wide_vectors
-from .wiring import E_PARTNER_ROW as _E_PARTNER_ROW
-from .wiring import E_ROW as _E_ROW
-from .wiring import IP_PLANE as _IP_PLANE
-from .wiring import P_ROW as _P_ROW
-from .wiring import SALT_PLANE as _SALT_PLANE
-from .zmm_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
+from ..layout.wiring import E_PARTNER_ROW as _E_PARTNER_ROW
+from ..layout.wiring import E_ROW as _E_ROW
+from ..layout.wiring import IP_PLANE as _IP_PLANE
+from ..layout.wiring import P_ROW as _P_ROW
+from ..layout.wiring import SALT_PLANE as _SALT_PLANE
+from ..sboxes.dispatch import circuits, sbox_function
+from . import simd_rounds
 
-_INLINED_SOURCES_SHA256 = "3c09c79c41c5f1ca5ba87720efba20b238ca1ec6acd170c3c21edb8ad608511d"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "ae04503db7131ad0062140cc6ca88cbdf9490af33705eff82487771dab70eb16"  # see tools/stamp_kernel_sources.py
 
 
-#: S-box ``box`` of six input words (``sbox_dispatch``), from this target's circuit set.
-_sbox = sbox_function([getattr(circuits, f"s{box + 1}") for box in range(8)])
+#: S-box ``box`` of six input words (``sboxes.dispatch``), from this target's circuit set.
+_sbox = sbox_function([getattr(circuits(), f"s{box + 1}") for box in range(8)])
 
 
 @numba.njit(nogil=True, cache=True)
@@ -223,9 +223,10 @@ def _lane_loop_rounds(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
     rounds_on(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit, ahead)
 
 
-#: The one-key rounds ``crypt_into`` runs: explicit 512-bit vectors with one
-#: ``vpternlogq`` per LUT where the target has AVX-512, the lane loops elsewhere.
-one_key_rounds = zmm_rounds.rounds_on if EXPLICIT_ZMM else _lane_loop_rounds
+#: The one-key rounds ``crypt_into`` runs (``cpu.target``'s rule): explicit 512-bit
+#: vectors with one ``vpternlogq`` per LUT where the target has AVX-512, the lane
+#: loops elsewhere.
+one_key_rounds = simd_rounds.rounds_on if AVX512 else _lane_loop_rounds
 
 
 @numba.njit(nogil=True, cache=True)
@@ -307,10 +308,10 @@ def crypt_planes(planes: np.ndarray, kplanes: np.ndarray) -> None:
 
 @numba.njit(nogil=True, cache=True)
 def _fused_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
-    """A full pass with the transposes reading src and writing dst directly (``zmm_passes``).
+    """A full pass with the transposes reading src and writing dst directly (``simd_passes``).
 
     Every full pass of ``ecb`` on every target (512-bit vectors with AVX-512,
-    256-bit elsewhere); ``rows``: ``zmm_passes.work_rows(xor)``.
+    256-bit elsewhere); ``rows``: ``simd_passes.work_rows(xor)``.
     """
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)

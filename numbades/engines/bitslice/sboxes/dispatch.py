@@ -1,18 +1,30 @@
-"""One inlined ``sbox(box, x)`` over eight generated S-box functions, for the round code.
+"""Which generated S-boxes run, and one inlined ``sbox(box, x)`` over them, for the round code.
 
-Both round implementations (``rounds``: lane loops on uint64 words;
-``zmm_rounds``: explicit 512-bit vectors) call their S-boxes through a
+``circuits`` applies ``cpu.target``'s rule to pick the set.  Both round implementations (``lane_rounds``: lane loops on uint64 words;
+``simd_rounds``: explicit 512-bit vectors) call their S-boxes through a
 function made here: ``box`` is a constant after LLVM inlines the round, so
 one branch survives constant folding, and one ``_box`` compiles for all
 eight S-boxes.
 """
 
 from collections.abc import Callable, Sequence
+from types import ModuleType
 
 import numba
 
-from ..jit import always_inline, inline
-from .vector_width import prefer_wide_vectors
+from ...jit import always_inline, inline
+from ..cpu.target import AVX512
+from ..cpu.vector_width import prefer_wide_vectors
+from . import sbox_circuits_gen, sbox_luts_gen
+
+
+def circuits(avx512: bool = AVX512) -> ModuleType:
+    """The generated S-boxes (``s1`` .. ``s8``) for a target with or without AVX-512.
+
+    ``cpu.target``'s rule: the 3-input-LUT programs where ``vpternlogq``
+    exists, the 2-input gates elsewhere; by default for this process's target.
+    """
+    return sbox_luts_gen if avx512 else sbox_circuits_gen
 
 
 def on_tuple(fn: Callable) -> Callable:

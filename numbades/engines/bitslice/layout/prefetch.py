@@ -23,9 +23,9 @@ DES-ECB, 32 MiB into a separate output, one core of an AVX-512 host:
 
 import numpy as np
 
-from ..jit import always_inline, inline, prefetch
+from ...jit import always_inline, inline, prefetch
+from ..cpu.vector_width import prefer_wide_vectors
 from .transpose import BLOCKS
-from .vector_width import prefer_wide_vectors
 
 #: ``ahead`` with nothing to fetch, for calls of the round kernel from Python.
 NOTHING_AHEAD: tuple = (np.uint64(0), np.uint64(0), np.uint64(0))

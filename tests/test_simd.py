@@ -1,4 +1,4 @@
-"""Explicit 512-bit vectors (``zmm``) and the LUT programs written on them.
+"""Explicit vectors (``cpu.simd``, 512-bit on AVX-512) and the LUT programs written on them.
 
 In plain Python ``ternary`` is checked against the definition of a truth
 table, and the generated ``ternary_s1`` .. ``ternary_s8`` against the FIPS
@@ -15,8 +15,8 @@ import numba
 import numpy as np
 import pytest
 
-from numbades.engines.bitslice import sbox_luts_gen as _luts
-from numbades.engines.bitslice.zmm import LANES_PER_VECTOR, load, splat, store, ternary, xor
+from numbades.engines.bitslice.cpu.simd import LANES_PER_VECTOR, load, splat, store, ternary, xor
+from numbades.engines.bitslice.sboxes import sbox_luts_gen as _luts
 from numbades.tuning import machine as _machine
 
 from .test_sbox_luts import FULL, expected_tables, input_tables

@@ -22,8 +22,8 @@ transpose it is only a renaming of planes, never per-word work.
 
 import numpy as np
 
-from ..jit import always_inline, inline
-from .vector_width import prefer_wide_vectors
+from ...jit import always_inline, inline
+from ..cpu.vector_width import prefer_wide_vectors
 
 LANES: int = 32
 """Number of uint64 lanes per bit plane; one pass handles ``64 * LANES`` blocks."""

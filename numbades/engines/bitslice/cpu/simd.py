@@ -1,6 +1,6 @@
 """Explicit vectors for the bitslice kernels: one ``vpternlogq`` per LUT, fused transposes.
 
-LLVM vectorises the plain lane loops of ``rounds`` on its own, but it
+LLVM vectorises the plain lane loops of ``lane_rounds`` on its own, but it
 rebuilds the 3-input-LUT programs from ``& | ^ ~`` expressions: after its
 own reassociation and ternary-logic matching, a two-round body of 430 LUTs
 compiled to 484 ``vpternlogq`` plus 302 other logic instructions.  Here a
@@ -8,17 +8,17 @@ LUT is a call of ``ternary(a, b, c, tt)``, which compiles to exactly one
 ``llvm.x86.avx512.pternlog.q.512`` (``vpternlogq``) with ``tt`` as its
 immediate, so the instruction count is the circuit's LUT count.
 
-``Zmm`` is ``LANES_PER_VECTOR`` uint64 lanes as one LLVM vector value: eight
-(a zmm register) where the target has AVX-512 (``target.AVX512``), four (a
-ymm register on AVX2) elsewhere, where only the fused transposes of
-``zmm_passes`` use it (the round code there stays in lane loops over the
-2-input circuits).  The functions below are all the kernels need of it:
-``load`` and ``store`` of consecutive words of a 1-D uint64 array,
-``splat`` of a word, ``and_``, ``xor``, constant shifts, two-source byte
-shuffles and ``ternary``.  They exist only compiled (``ternary`` also runs
-in plain Python on integers, so generated programs can be checked without a
-CPU that has the instruction).  Without AVX-512, ``ternary`` lowers to
-2-input operations, which LLVM simplifies.
+``Vector`` is ``LANES_PER_VECTOR`` uint64 lanes as one LLVM vector value,
+``target.VECTOR_BITS`` wide: eight (a zmm register) where the target has
+AVX-512, four (a ymm register on AVX2) elsewhere, where only the fused
+transposes of ``simd_passes`` use it (the round code there stays in lane
+loops over the 2-input circuits).  The functions below are all the kernels
+need of it: ``load`` and ``store`` of consecutive words of a 1-D uint64
+array, ``splat`` of a word, ``and_``, ``xor``, constant shifts, two-source
+byte shuffles and ``ternary``.  They exist only compiled (``ternary`` also
+runs in plain Python on integers, so generated programs can be checked
+without a CPU that has the instruction).  Without AVX-512, ``ternary``
+lowers to 2-input operations, which LLVM simplifies.
 """
 
 from llvmlite import ir
@@ -26,27 +26,26 @@ from numba.core import cgutils, types
 from numba.core.datamodel import models, register_default
 from numba.extending import intrinsic, lower_builtin, type_callable
 
-from .target import AVX512
+from .target import AVX512, VECTOR_BITS
 
-LANES_PER_VECTOR = 8 if AVX512 else 4
-"""uint64 lanes in one explicit vector: a 512-bit register with AVX-512, 256-bit otherwise."""
+LANES_PER_VECTOR = VECTOR_BITS // 64
+"""uint64 lanes in one explicit vector: 8 (512 bits) with AVX-512, 4 (256 bits) otherwise."""
 
 _VECTOR = ir.VectorType(ir.IntType(64), LANES_PER_VECTOR)
-_VECTOR_BITS = 64 * LANES_PER_VECTOR
 
 
-class Zmm(types.Type):
+class Vector(types.Type):
     """Numba type of ``LANES_PER_VECTOR`` uint64 lanes held as one vector value."""
 
     def __init__(self) -> None:
-        super().__init__(name=f"zmm_u64x{LANES_PER_VECTOR}")
+        super().__init__(name=f"u64x{LANES_PER_VECTOR}")
 
 
-zmm = Zmm()
+vector = Vector()
 
 
-@register_default(Zmm)
-class _ZmmModel(models.PrimitiveModel):
+@register_default(Vector)
+class _VectorModel(models.PrimitiveModel):
     def __init__(self, dmm, fe_type) -> None:
         super().__init__(dmm, fe_type, _VECTOR)
 
@@ -72,13 +71,13 @@ def load(typingctx, arr, index):
         pointer = _element_pointer(context, builder, arr, args[0], args[1])
         return builder.load(pointer, align=8)
 
-    return zmm(arr, index), codegen
+    return vector(arr, index), codegen
 
 
 @intrinsic
 def store(typingctx, arr, index, value):
     """Write ``value`` to ``arr[index : index + LANES_PER_VECTOR]`` (no bounds check)."""
-    if not (_words_array(arr) and isinstance(index, types.Integer) and value == zmm):
+    if not (_words_array(arr) and isinstance(index, types.Integer) and value == vector):
         return None
 
     def codegen(context, builder, signature, args):
@@ -102,7 +101,7 @@ def splat(typingctx, word):
         mask = ir.Constant(ir.VectorType(ir.IntType(32), LANES_PER_VECTOR), [0] * LANES_PER_VECTOR)
         return builder.shuffle_vector(lanes, lanes, mask)
 
-    return zmm(word), codegen
+    return vector(word), codegen
 
 
 def _literal_int(value: types.Type, allowed: tuple[int, ...]) -> bool:
@@ -112,37 +111,37 @@ def _literal_int(value: types.Type, allowed: tuple[int, ...]) -> bool:
 @intrinsic
 def shift_left(typingctx, a, bits):
     """Each lane shifted left by the constant ``bits`` (0..63), zeros in."""
-    if not (a == zmm and _literal_int(bits, tuple(range(64)))):
+    if not (a == vector and _literal_int(bits, tuple(range(64)))):
         return None
     count = ir.Constant(_VECTOR, [bits.literal_value] * LANES_PER_VECTOR)
 
     def codegen(context, builder, signature, args):
         return builder.shl(args[0], count)
 
-    return zmm(a, bits), codegen
+    return vector(a, bits), codegen
 
 
 @intrinsic
 def shift_right(typingctx, a, bits):
     """Each lane shifted right (logically) by the constant ``bits`` (0..63)."""
-    if not (a == zmm and _literal_int(bits, tuple(range(64)))):
+    if not (a == vector and _literal_int(bits, tuple(range(64)))):
         return None
     count = ir.Constant(_VECTOR, [bits.literal_value] * LANES_PER_VECTOR)
 
     def codegen(context, builder, signature, args):
         return builder.lshr(args[0], count)
 
-    return zmm(a, bits), codegen
+    return vector(a, bits), codegen
 
 
 def _pack(high: bool):
     """The ``pack_low`` / ``pack_high`` intrinsic: a two-source shuffle at a constant width."""
 
     def typer(typingctx, a, b, width):
-        if not (a == zmm and b == zmm and _literal_int(width, (8, 16, 32))):
+        if not (a == vector and b == vector and _literal_int(width, (8, 16, 32))):
             return None
         bits = width.literal_value
-        count = _VECTOR_BITS // bits
+        count = VECTOR_BITS // bits
         part = ir.VectorType(ir.IntType(bits), count)
         # element i of the result: even i from a, odd i from b (the one just below it)
         mask = [i + high if i % 2 == 0 else count + i - 1 + high for i in range(count)]
@@ -153,7 +152,7 @@ def _pack(high: bool):
             y = builder.bitcast(args[1], part)
             return builder.bitcast(builder.shuffle_vector(x, y, mask_constant), _VECTOR)
 
-        return zmm(a, b, width), codegen
+        return vector(a, b, width), codegen
 
     return typer
 
@@ -172,25 +171,25 @@ pack_high.__doc__ = """Each 2*width-bit field is (a's high half, b's high half a
 @intrinsic
 def and_(typingctx, a, b):
     """Lane-wise ``a & b``."""
-    if not (a == zmm and b == zmm):
+    if not (a == vector and b == vector):
         return None
 
     def codegen(context, builder, signature, args):
         return builder.and_(args[0], args[1])
 
-    return zmm(a, b), codegen
+    return vector(a, b), codegen
 
 
 @intrinsic
 def xor(typingctx, a, b):
     """Lane-wise ``a ^ b``."""
-    if not (a == zmm and b == zmm):
+    if not (a == vector and b == vector):
         return None
 
     def codegen(context, builder, signature, args):
         return builder.xor(args[0], args[1])
 
-    return zmm(a, b), codegen
+    return vector(a, b), codegen
 
 
 def ternary(a, b, c, tt):
@@ -198,7 +197,7 @@ def ternary(a, b, c, tt):
 
     Bit ``(A << 2) | (B << 1) | C`` of ``tt`` is the output for input bits
     A, B, C: the order of ``vpternlogq``'s immediate.  In plain Python this
-    works on integers (``tt`` as a sum of minterms); compiled on ``Zmm``
+    works on integers (``tt`` as a sum of minterms); compiled on ``Vector``
     values it is one instruction, ``tt`` a compile-time constant.
     """
     mask = (1 << 64) - 1
@@ -217,15 +216,15 @@ def ternary(a, b, c, tt):
 @type_callable(ternary)
 def _type_ternary(context):
     def typer(a, b, c, tt):
-        vectors = a == zmm and b == zmm and c == zmm
+        vectors = a == vector and b == vector and c == vector
         if vectors and isinstance(tt, types.IntegerLiteral) and 0 <= tt.literal_value <= 0xFF:
-            return zmm
+            return vector
         return None
 
     return typer
 
 
-@lower_builtin(ternary, Zmm, Zmm, Zmm, types.IntegerLiteral)
+@lower_builtin(ternary, Vector, Vector, Vector, types.IntegerLiteral)
 def _lower_ternary(context, builder, signature, args):
     if not AVX512:
         return _ternary_from_gates(builder, *args[:3], signature.args[3].literal_value)

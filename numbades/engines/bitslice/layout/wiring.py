@@ -1,12 +1,12 @@
 """Where the bitslice round code reads and writes: FIPS 46-3's permutations as row numbers.
 
 IP, FP, E and P cost no work in the bitslice engine: they decide which row
-of the work array (``rounds``) an S-box input is read from and its output
-is XORed into.  Both round implementations (``rounds``, the lane loops
-LLVM vectorises; ``zmm_rounds``, explicit 512-bit vectors) read these.
+of the work array (``lane_rounds``) an S-box input is read from and its output
+is XORed into.  Both round implementations (``lane_rounds``, the lane loops
+LLVM vectorises; ``simd_rounds``, explicit 512-bit vectors) read these.
 """
 
-from ...des import fips
+from ....des import fips
 
 # Work row k (0..63, FIPS bit k + 1 of the IP output L0 || R0) comes from
 # plane 64 - IP[k]; FP = IP^-1 sends preoutput bit k + 1 back to that plane.

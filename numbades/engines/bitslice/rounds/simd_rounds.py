@@ -1,24 +1,24 @@
 """The one-key round code on explicit 512-bit vectors: each S-box LUT one ``vpternlogq``.
 
-The same rounds as ``rounds.rounds_on`` with ``fixed_key_bit`` (the work
-array, the wiring and the key rows are the same), written on ``zmm.Zmm``
+The same rounds as ``lane_rounds.rounds_on`` with ``fixed_key_bit`` (the work
+array, the wiring and the key rows are the same), written on ``simd.Zmm``
 values eight lanes at a time instead of as lane loops for LLVM to
 vectorise, and with the S-boxes as ``sbox_luts_gen.ternary_s1`` ..
 ``ternary_s8``: one ``ternary`` call, so one instruction, per LUT.  Compiled
-only for AVX-512 targets (``circuit_choice.EXPLICIT_ZMM``); the engine's
+only for AVX-512 targets (``cpu.target``'s rule); the engine's
 other round users (a key per lane, crypt(3)) keep the lane loops.
 """
 
 import numpy as np
 
-from ..jit import always_inline, inline
-from . import sbox_luts_gen as _luts
-from .prefetch import WORDS_PER_SLOT, prefetch_slot, round_slots
-from .sbox_dispatch import sbox_function
-from .transpose import LANES
-from .vector_width import prefer_wide_vectors
-from .wiring import E_ROW, P_ROW
-from .zmm import LANES_PER_VECTOR, load, splat, store, xor
+from ...jit import always_inline, inline
+from ..cpu.simd import LANES_PER_VECTOR, load, splat, store, xor
+from ..cpu.vector_width import prefer_wide_vectors
+from ..layout.prefetch import WORDS_PER_SLOT, prefetch_slot, round_slots
+from ..layout.transpose import LANES
+from ..layout.wiring import E_ROW, P_ROW
+from ..sboxes import sbox_luts_gen as _luts
+from ..sboxes.dispatch import sbox_function
 
 _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
 
@@ -92,7 +92,7 @@ def _swap_halves(w: np.ndarray) -> None:
 def rounds_on(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
     """Run kplanes.shape[0] rounds (a multiple of 16) on the flat work array.
 
-    As ``rounds.rounds_on`` under one key: rounds in pairs with constant
+    As ``lane_rounds.rounds_on`` under one key: rounds in pairs with constant
     half offsets, the halves swapped after every 16; meanwhile the caller's
     next pass, ``ahead`` (``prefetch``), is fetched into the caches.
     """

@@ -1,6 +1,6 @@
 """A whole pass on explicit vectors: four passes over memory fewer.
 
-The lane-loop pass (``rounds._ecb_chunk``) copies the input into a plane
+The lane-loop pass (``lane_rounds._ecb_chunk``) copies the input into a plane
 array, transposes it in place (two passes of three delta-swap stages),
 copies it into the work array in IP order, runs the rounds, and undoes all
 of that on the way out: eight passes over 16 KiB besides the rounds.  Here
@@ -13,7 +13,7 @@ to prove.)
 
 The stages are those of ``transpose.transpose64``, the same function.  With
 AVX-512 (512-bit vectors) each output of a delta swap at the byte-granular
-distances (32, 16, 8) is one two-source shuffle (``zmm.pack_low`` /
+distances (32, 16, 8) is one two-source shuffle (``simd.pack_low`` /
 ``pack_high``), at the bit distances (4, 2, 1) a shift and a bit-select
 (``vpternlogq``); elsewhere (256-bit vectors, e.g. AVX2) every stage is the
 six-operation delta swap.  Used for full passes on every target; a short
@@ -22,12 +22,9 @@ last pass takes the lane-loop route.
 
 import numpy as np
 
-from ...des import fips
-from ..jit import always_inline, inline
-from .target import AVX512
-from .transpose import LANES
-from .vector_width import prefer_wide_vectors
-from .zmm import (
+from ....des import fips
+from ...jit import always_inline, inline
+from ..cpu.simd import (
     LANES_PER_VECTOR,
     and_,
     load,
@@ -40,10 +37,13 @@ from .zmm import (
     ternary,
     xor,
 )
+from ..cpu.target import AVX512
+from ..cpu.vector_width import prefer_wide_vectors
+from .transpose import LANES
 
 _SELECT = 0xCA  # ternary(m, x, y, _SELECT) = m ? x : y, bit by bit
 
-#: WORK_ROW[p]: the work-array row (``rounds``) that holds value plane p, so
+#: WORK_ROW[p]: the work-array row (``lane_rounds``) that holds value plane p, so
 #: the plane of a byte-swapped word's bit i lives in row WORK_ROW[i ^ xor].
 WORK_ROW = np.array([[64 - n for n in fips.IP].index(p) for p in range(64)], dtype=np.int64)
 #: Plane p in row p: a plane array's own rows.

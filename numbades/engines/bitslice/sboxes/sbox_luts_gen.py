@@ -12,11 +12,11 @@ the S-box inputs a1..a6 (a1 the MSB of the 6-bit input).  ``OUTPUTS[box]``
 are the nodes of o1..o4 (o1 the MSB of the 4-bit output), uncomplemented.
 ``s1`` .. ``s8`` evaluate the same programs with one ``& | ^ ~`` expression
 per LUT (for bitslice planes, where LLVM matches them to ternary logic);
-``ternary_s1`` .. ``ternary_s8`` as one ``zmm.ternary`` call per LUT (one
+``ternary_s1`` .. ``ternary_s8`` as one ``simd.ternary`` call per LUT (one
 ``vpternlogq`` each on explicit 512-bit vectors).
 """
 
-from .zmm import ternary
+from ..cpu.simd import ternary
 
 
 def s1(a1, a2, a3, a4, a5, a6):
