@@ -142,18 +142,24 @@ class TripleDES(_BlockCipher):
 
     A 24-byte key is K1 || K2 || K3; a 16-byte key is K1 || K2 with K3 = K1.
     Keys that make it single DES (K1 == K2 or K2 == K3, ignoring parity bits)
-    are refused.  One pass of 48 rounds: K1's schedule, K2's reversed, K3's.
+    are refused unless ``allow_degenerate=True`` (then such a key *is* single
+    DES under K3 or K1, as smart cards with default keys use it).  One pass of
+    48 rounds: K1's schedule, K2's reversed, K3's.
     """
 
-    def __init__(self, key: Buffer, variant: str = "auto", *, check_parity: bool = False):
+    def __init__(self, key: Buffer, variant: str = "auto", *, check_parity: bool = False,
+                 allow_degenerate: bool = False):
         key = _key_bytes(key, (16, 24), "TripleDES")
         if check_parity and not des_keys.has_odd_parity(key):
             raise ValueError("key does not have odd parity (check_parity=True)")
         k1, k2 = key[:8], key[8:16]
         k3 = key[16:] if len(key) == 24 else k1
-        if _strip_parity(k1) == _strip_parity(k2) or _strip_parity(k2) == _strip_parity(k3):
+        degenerate = (_strip_parity(k1) == _strip_parity(k2)
+                      or _strip_parity(k2) == _strip_parity(k3))
+        if degenerate and not allow_degenerate:
             raise ValueError(
                 "degenerate Triple-DES key: K1 == K2 or K2 == K3 (ignoring parity) is single DES"
+                " (allow_degenerate=True accepts it)"
             )
         self.key_size = len(key)
         self._request = policy.resolve(variant)
