@@ -56,8 +56,8 @@ class _BlockCipher:
         """Encrypt ``data`` in ``mode`` (see ``docs/api.md``); returns the input's type.
 
         ``iv`` (8 bytes) is required for every mode but ECB.  ECB and CBC take
-        multiples of 8 bytes unless ``padding="pkcs7"``; the other modes take
-        any length.
+        multiples of 8 bytes unless ``padding`` is ``"pkcs7"``, ``"iso7816"``
+        or ``"zeros"``; the other modes take any length.
         """
         if type(data) is bytes and mode == "ecb" and iv is None and padding is None and out is None:
             result = small.ecb(self._schedule, self._request, data, decrypt=False)
@@ -67,7 +67,10 @@ class _BlockCipher:
 
     def decrypt(self, data: Buffer, mode: str = "ecb", *, iv: Buffer | None = None,
                 padding: str | None = None, out: Buffer | None = None) -> Buffer:
-        """Decrypt ``data`` in ``mode``; with ``padding="pkcs7"`` the padding is checked and removed."""
+        """Decrypt ``data`` in ``mode``; ``pkcs7`` and ``iso7816`` padding is checked and removed.
+
+        ``zeros`` padding cannot be told from data: it is left in place.
+        """
         if type(data) is bytes and mode == "ecb" and iv is None and padding is None and out is None:
             result = small.ecb(self._schedule, self._request, data, decrypt=True)
             if result is not None:
@@ -106,13 +109,13 @@ class _BlockCipher:
     def _one_shot(self, data: Any, mode: Any, iv: Any, padding: Any, out: Any,
                   decrypt: bool) -> Buffer:
         mode, stream = self._stream(mode, iv, decrypt)
-        padded = arguments.check_padding(mode, padding)
-        return oneshot.run(stream, mode, data, out, padded, decrypt)
+        scheme = arguments.check_padding(mode, padding, decrypt)
+        return oneshot.run(stream, mode, data, out, scheme, decrypt)
 
     def _context(self, mode: Any, iv: Any, padding: Any, decrypt: bool) -> CipherContext:
         mode, stream = self._stream(mode, iv, decrypt)
-        padded = arguments.check_padding(mode, padding)
-        return CipherContext(stream, mode, padded, decrypt)
+        scheme = arguments.check_padding(mode, padding, decrypt)
+        return CipherContext(stream, mode, scheme, decrypt)
 
 
 class DES(_BlockCipher):

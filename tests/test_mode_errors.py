@@ -84,7 +84,7 @@ def test_padding_refused_for_stream_modes(mode):
             f(DATA, mode, iv=IV, padding="pkcs7")
 
 
-@pytest.mark.parametrize("padding", ["pkcs5", "PKCS7", "zero", "iso7816", ""])
+@pytest.mark.parametrize("padding", ["pkcs5", "PKCS7", "zero", "x923", "ISO7816", ""])
 @pytest.mark.parametrize("mode", ["ecb", "cbc"])
 def test_unknown_padding(mode, padding):
     kw = {} if mode == "ecb" else {"iv": IV}
