@@ -11,7 +11,7 @@ encrypts Dask arrays with these objects; ``import numbades`` does not import
 Dask.
 """
 
-from .cipher import DES, TripleDES
+from .cipher import DES, DESX, TripleDES
 from .des.keys import has_odd_parity, is_semi_weak_key, is_weak_key, set_odd_parity
 from .engines.registry import variants
 from .key_arrays import DESArray, TripleDESArray, key_check_values
@@ -22,6 +22,7 @@ from .unix_crypt import crypt, crypt_many, crypt_verify
 __version__ = "0.1.0"
 __all__ = [
     "DES",
+    "DESX",
     "AlreadyFinalized",
     "DESArray",
     "TripleDES",

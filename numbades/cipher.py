@@ -1,6 +1,6 @@
 """The public cipher objects: keys checked once, then every call handed to the modes layer.
 
-``DES`` and ``TripleDES`` own a key schedule (``engines.base.Schedule``)
+``DES``, ``TripleDES`` and ``DESX`` own a key schedule (``engines.base.Schedule``)
 and an engine request (``tuning.policy.Request``); ``encrypt``/``decrypt``,
 the streaming contexts and the many-message calls are thin: arguments are
 validated in ``modes`` and run there.
@@ -175,3 +175,27 @@ class TripleDES(_BlockCipher):
 
 def _strip_parity(key: bytes) -> bytes:
     return bytes(b & 0xFE for b in key)
+
+
+class DESX(_BlockCipher):
+    """RSA's DESX: ``E_K(P ^ K1) ^ K2`` (pre-whitening, DES, post-whitening).
+
+    The 24-byte key is K || K1 || K2, the layout of OpenSSL's ``desx-cbc``
+    (``DES_xcbc_encrypt``'s key, ``inw``, ``outw``).  Every mode and method
+    of ``DES``; ``check_parity`` checks K's parity (K1 and K2 are not DES
+    keys).  DESX runs on the table engine's default loop (``variant`` is
+    ``"auto"`` or ``"table"``), its whitening inside the kernel.
+    """
+
+    key_size = 24
+
+    def __init__(self, key: Buffer, variant: str = "auto", *, check_parity: bool = False):
+        key = _key_bytes(key, (24,), "DESX")
+        if check_parity and not des_keys.has_odd_parity(key[:8]):
+            raise ValueError("key K (bytes 0-7) does not have odd parity (check_parity=True)")
+        self._request = policy.resolve_desx(variant)
+        whitening = (int.from_bytes(key[8:16], "big"), int.from_bytes(key[16:], "big"))
+        self._schedule = Schedule(round_keys48(key[:8]), whitening)
+
+    def __repr__(self) -> str:  # never shows key material
+        return f"numbades.DESX(variant={self.variant!r})"

@@ -94,6 +94,20 @@ def resolve(variant: object) -> Request:
     return Request(variant, forced=True)
 
 
+def resolve_desx(variant: object) -> Request:
+    """DESX's request: its whitening runs in the table engine's kernels only (the default loop).
+
+    ``variant`` is ``"auto"`` or ``"table"`` (the same engine); ``NUMBADES_VARIANT``
+    is not consulted.
+    """
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a str, not {type(variant).__name__}")
+    if variant not in ("auto", DEFAULT_TABLE_VARIANT):
+        raise ValueError(f"DESX runs on the table engine's default loop: variant 'auto' or "
+                         f"{DEFAULT_TABLE_VARIANT!r}, not {variant!r}")
+    return Request(DEFAULT_TABLE_VARIANT, forced=False)
+
+
 def check_serves(request: Request, chain: int) -> None:
     """``ValueError`` when a forced engine has no path for ``chain``."""
     if request.forced and not ENGINES[request.name].serves(chain):

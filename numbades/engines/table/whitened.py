@@ -1,0 +1,79 @@
+"""Chains beside the generated kernels: DESX's whitening on every chain.
+
+One module, two kernels over libdes's default loop (``kernels_gen.block_table``,
+inlined), each taking a pre- and a post-whitening word: the block function
+is ``E(x ^ pre) ^ post``.  With ``pre = post = 0`` that is plain DES or
+Triple-DES; with DESX's K1 and K2 (swapped for the chains that run the
+cipher backwards) it is DESX.  They are sequential kernels, rarely used, so
+the twelve generated variants and the bitslice engine are left as they are:
+``TableEngine`` sends a whitened key form (``engines.base.Whitened``) here.
+
+* ``words(src, dst, ks, sp, swap, mode, state, pre, post)``: ECB and every
+  whole-block chain of ``engines.chains`` over one stream, returning the
+  next chaining value (the generated ``chain_*`` kernels' contract).
+* ``register(src, dst, ks, sp, reg, mode, pre, post)``: CFB-8 over bytes,
+  returning the 64-bit shift register.
+
+``ks`` is ``frame.frame_schedule``'s (Ku, Kt) words, ``sp`` ``frame.SPTRANS``.
+"""
+
+import numpy as np
+from numba import njit
+
+from .. import chains
+from .kernels_gen import block_table, val
+
+_INLINED_SOURCES_SHA256 = "619b5408bd2219da021e2a1cf67bf23ce81208287efac98b5ab66f0de664e883"  # see tools/stamp_kernel_sources.py
+
+_ONE = np.uint64(1)
+_B8 = np.uint64(8)
+_B56 = np.uint64(56)
+
+
+@njit(nogil=True, cache=True)
+def words(src, dst, ks, sp, swap, mode, state, pre, post):
+    """ECB or a whole-block chain of whitened blocks; returns the next chaining value."""
+    s = state
+    ecb = mode == chains.ECB_ENCRYPT or mode == chains.ECB_DECRYPT
+    for i in range(src.shape[0]):
+        w = val(src[i], swap)
+        # cipher input: P ^ C_prev (CBC encrypt), the block (ECB, CBC decrypt), else the state
+        if mode == chains.CBC_ENCRYPT:
+            x = w ^ s
+        elif ecb or mode == chains.CBC_DECRYPT:
+            x = w
+        else:
+            x = s
+        y = block_table(x ^ pre, ks, sp) ^ post
+        if ecb:
+            o = y
+        elif mode == chains.CBC_ENCRYPT:  # C = E(P ^ C_prev)
+            o = y
+            s = y
+        elif mode == chains.CBC_DECRYPT:  # (keys reversed) P = D(C) ^ C_prev
+            o = y ^ s
+            s = w
+        else:  # a keystream: CFB, OFB, CTR
+            o = w ^ y
+            if mode == chains.CFB_ENCRYPT:
+                s = o
+            elif mode == chains.CFB_DECRYPT:
+                s = w
+            elif mode == chains.OFB:
+                s = y
+            else:
+                s += _ONE
+        dst[i] = val(o, swap)
+    return s
+
+
+@njit(nogil=True, cache=True)
+def register(src, dst, ks, sp, reg, mode, pre, post):
+    """CFB-8 of whitened blocks over bytes src into dst (may be src); returns the register."""
+    decrypt = mode == chains.CFB8_DECRYPT
+    for i in range(src.shape[0]):
+        b = np.uint64(src[i])
+        o = b ^ ((block_table(reg ^ pre, ks, sp) ^ post) >> _B56)
+        dst[i] = np.uint8(o)
+        reg = (reg << _B8) | (b if decrypt else o)
+    return reg
