@@ -73,6 +73,11 @@ class Engine(Protocol):
         """CFB-8 over bytes (uint8 arrays); returns the 64-bit shift register."""
         ...
 
+    def cfb1(self, src: np.ndarray, dst: np.ndarray, keys: Any, register: int,
+             decrypt: bool) -> int:
+        """CFB-1 over bytes (each byte's bits most significant first); returns the register."""
+        ...
+
     def many(self, chain: int, src: np.ndarray, dst: np.ndarray, keys: Any, ivs: np.ndarray,
              swap: bool) -> None:
         """Independent equal-length messages, one per row of (messages, blocks) word arrays.

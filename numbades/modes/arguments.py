@@ -12,11 +12,12 @@ from ..engines.chains import MODES
 from .padding import REMOVABLE, SCHEMES
 
 #: Modes that take any length (a keystream XORed into the data).
-BYTE_MODES = ("cfb", "cfb8", "ofb", "ctr")
+BYTE_MODES = ("cfb", "cfb8", "ofb", "ctr", "cfb1")
 #: Modes that take ``padding=`` (``PADDINGS``).
-PADDED_MODES = ("ecb", "cbc")
+PADDED_MODES = ("ecb", "cbc", "pcbc")
 PADDINGS = SCHEMES
-#: Modes of ``encrypt_many`` / ``decrypt_many`` (CFB-8 is one cipher call per byte).
+#: Modes of ``encrypt_many`` / ``decrypt_many`` (CFB-8 and CFB-1 are a cipher call per
+#: byte / bit, PCBC has no batch path).
 MANY_MODES = ("ecb", "cbc", "cfb", "ofb", "ctr")
 
 __all__ = ["BYTE_MODES", "MANY_MODES", "MODES", "PADDED_MODES", "PADDINGS", "check_iv",

@@ -112,7 +112,9 @@ def check_serves(request: Request, chain: int) -> None:
     """``ValueError`` when a forced engine has no path for ``chain``."""
     if request.forced and not ENGINES[request.name].serves(chain):
         mode = chains.name(chain).split("-")[0]
-        why = " (one cipher call per byte)" if chain in chains.CFB8 else ""
+        why = (" (one cipher call per byte)" if chain in chains.CFB8 else
+               " (one cipher call per bit)" if chain in chains.CFB1 else
+               " (each block needs the one before)" if chain in chains.PCBC else "")
         raise ValueError(
             f"{mode} has no {request.name} path{why}; use a table variant or 'auto'"
         )

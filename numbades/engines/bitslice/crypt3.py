@@ -45,7 +45,7 @@ from .transpose import (
 from .vector_width import prefer_wide_vectors
 from .wiring import SALT_PLANE0
 
-_INLINED_SOURCES_SHA256 = "a52100ef26b1f0c9da983bd8a3e2a7b1882fffef2917f8d6a8eb11a78c31a8dc"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "44d5c035f3984022cd0d38a8245bef24d8fa0fcaec6af3b19b47a8973776ba31"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

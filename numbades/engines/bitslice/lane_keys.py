@@ -41,7 +41,7 @@ from .transpose import (
 )
 from .vector_width import prefer_wide_vectors
 
-_INLINED_SOURCES_SHA256 = "2cf771a3957ec7e0099f93f8aaa5b681e1cad7a830fa513819d9cd20aa20f252"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "6f896e96abb44db6459cd9cb8fac06c38fb1ec16efeff3576be3f53e65469f98"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -64,7 +64,7 @@ from .zmm_passes import (
     work_to_words_backward,
 )
 
-_INLINED_SOURCES_SHA256 = "4ce7159ee4036711c2b48b675bd12d3ac52733e5198207d83b23e686b583c0fd"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "109fd9c2d5dd5106e83d8c0279c6acf5389281c7926cbb5f3c774bb29bcbadf2"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
