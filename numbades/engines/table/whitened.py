@@ -37,7 +37,10 @@ _B63 = np.uint64(63)
 
 @njit(nogil=True, cache=True)
 def words(src, dst, ks, sp, swap, mode, state, pre, post):
-    """ECB or a whole-block chain of whitened blocks; returns the next chaining value."""
+    """ECB, a whole-block chain or PCBC of whitened blocks; returns the next chaining value.
+
+    ECB runs ECB_ENCRYPT's code for both directions (decryption's keys come reversed).
+    """
     s = state
     ecb = mode == chains.ECB_ENCRYPT or mode == chains.ECB_DECRYPT
     for i in range(src.shape[0]):
