@@ -27,16 +27,18 @@ are the implementation, layered top-down: ``cli`` -> ``cipher`` ->
 does not import Dask.
 """
 
-from .cipher import DES, TripleDES
+from .cipher import DES, DESX, TripleDES
 from .des.keys import has_odd_parity, is_semi_weak_key, is_weak_key, set_odd_parity
 from .engines.registry import variants
 from .key_arrays import DESArray, TripleDESArray, key_check_values
+from .keygen import random_key, string_to_2keys, string_to_key
 from .modes.contexts import AlreadyFinalized
 from .unix_crypt import crypt, crypt_many, crypt_verify
 
 __version__ = "0.1.0"
 __all__ = [
     "DES",
+    "DESX",
     "AlreadyFinalized",
     "DESArray",
     "TripleDES",
@@ -49,6 +51,9 @@ __all__ = [
     "is_semi_weak_key",
     "is_weak_key",
     "key_check_values",
+    "random_key",
     "set_odd_parity",
+    "string_to_2keys",
+    "string_to_key",
     "variants",
 ]

@@ -41,6 +41,11 @@ def crypt(cipher: DES | TripleDES, x: Any, mode: str, iv: Any, padding: Any, rec
     inputs.check_cipher(cipher)
     x = inputs.check_array(x, 1, "one stream; use encrypt_many for rows as messages")
     inputs.check_context(cipher, mode, iv, padding, decrypt)
+    if mode in ("pcbc", "cfb1"):
+        raise ValueError(f"numbades.dask has no {mode!r} (its chaining is not rebuilt "
+                         "between chunks); call the cipher on the whole array")
+    if padding not in (None, "pkcs7"):
+        raise ValueError(f"numbades.dask pads with 'pkcs7' only, not {padding!r}")
     threads = check_numba_threads(numba_threads)
     padded = padding is not None
     _check_length(mode, x, padded, decrypt)

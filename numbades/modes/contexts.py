@@ -25,10 +25,11 @@ class AlreadyFinalized(ValueError):
 class CipherContext:
     """One message's encryption or decryption, fed in chunks (see ``encryptor``)."""
 
-    def __init__(self, stream: Stream, mode: str, padded: bool, decrypt: bool):
+    def __init__(self, stream: Stream, mode: str, padded: str | None, decrypt: bool):
         self._stream = stream
         self._mode = mode
-        self._padded = padded
+        self._padded = padded  # the padding scheme (modes.padding), or None
+        self._empty = True  # nothing fed yet (zeros padding pads an empty message)
         self._decrypt = decrypt
         self._blockwise = mode not in BYTE_MODES
         self._pending = np.empty(0, dtype=np.uint8)  # ECB/CBC: bytes of an unfinished block
@@ -54,6 +55,7 @@ class CipherContext:
 
     def _process(self, src: np.ndarray, dst: np.ndarray) -> None:
         """Consume src, writing exactly ``len(dst) == _emit_size(len(src))`` bytes."""
+        self._empty = self._empty and src.size == 0
         if not self._blockwise:
             self._stream.feed(src, dst)
             return
@@ -109,7 +111,7 @@ class CipherContext:
                 )
             return b""
         if not self._decrypt:
-            last = padding.pad_block(pending)
+            last = padding.pad_block(pending, self._padded, self._empty)
             self._stream.whole(last, last)
             return last.tobytes()
         if pending.size != 8:
@@ -119,4 +121,4 @@ class CipherContext:
             )
         plain = np.empty(8, dtype=np.uint8)
         self._stream.whole(pending, plain)
-        return plain[:padding.unpadded_length(plain)].tobytes()
+        return plain[:padding.unpadded_length(plain, self._padded)].tobytes()

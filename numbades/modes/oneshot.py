@@ -15,11 +15,15 @@ from .arguments import BYTE_MODES
 from .stream import Stream
 
 
-def run(stream: Stream, mode: str, data: Any, out: Any, padded: bool, decrypt: bool) -> Any:
-    """Run ``data`` through ``stream`` (fresh, validated mode and IV); returns the result."""
+def run(stream: Stream, mode: str, data: Any, out: Any, padded: str | None,
+        decrypt: bool) -> Any:
+    """Run ``data`` through ``stream`` (fresh, validated mode and IV); returns the result.
+
+    ``padded`` is the padding scheme (``modes.padding``) or None.
+    """
     src = buffers.as_data(data)
     if padded:
-        return _run_padded(stream, src, out, decrypt)
+        return _run_padded(stream, src, out, padded, decrypt)
     if mode not in BYTE_MODES:
         buffers.require_whole_blocks(src, f"mode {mode!r} without padding")
     dst = buffers.output(src, src.nbytes, out)
@@ -30,14 +34,14 @@ def run(stream: Stream, mode: str, data: Any, out: Any, padded: bool, decrypt: b
     return buffers.finish(src, dst, out)
 
 
-def _run_padded(stream: Stream, src: buffers.Data, out: Any, decrypt: bool) -> Any:
+def _run_padded(stream: Stream, src: buffers.Data, out: Any, scheme: str, decrypt: bool) -> Any:
     if src.is_words:
         raise TypeError("padding works on bytes; a uint64 array is whole blocks (padding=None)")
     raw = src.raw
     if not decrypt:
         full = raw.size // 8 * 8
-        last = padding.pad_block(raw[full:].copy())
-        dst = buffers.output(src, full + 8, out)
+        last = padding.pad_block(raw[full:].copy(), scheme, empty=raw.size == 0)
+        dst = buffers.output(src, full + last.size, out)
         stream.whole(raw[:full], dst.bytes[:full])
         stream.whole(last, dst.bytes[full:])
         return buffers.finish(src, dst, out)
@@ -55,7 +59,7 @@ def _run_padded(stream: Stream, src: buffers.Data, out: Any, decrypt: bool) -> A
             )
     plain = np.empty(raw.size, dtype=np.uint8)  # scratch: out may overlap the input
     stream.whole(raw, plain)
-    n = raw.size - 8 + padding.unpadded_length(plain[-8:])  # padding first, then sizes
+    n = raw.size - 8 + padding.unpadded_length(plain[-8:], scheme)  # padding first, then sizes
     if target is not None:
         if target.size != n:  # says nothing of n: no plaintext-length oracle
             raise ValueError(

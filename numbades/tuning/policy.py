@@ -94,11 +94,27 @@ def resolve(variant: object) -> Request:
     return Request(variant, forced=True)
 
 
+def resolve_desx(variant: object) -> Request:
+    """DESX's request: its whitening runs in the table engine's kernels only (the default loop).
+
+    ``variant`` is ``"auto"`` or ``"table"`` (the same engine); ``NUMBADES_VARIANT``
+    is not consulted.
+    """
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a str, not {type(variant).__name__}")
+    if variant not in ("auto", DEFAULT_TABLE_VARIANT):
+        raise ValueError(f"DESX runs on the table engine's default loop: variant 'auto' or "
+                         f"{DEFAULT_TABLE_VARIANT!r}, not {variant!r}")
+    return Request(DEFAULT_TABLE_VARIANT, forced=False)
+
+
 def check_serves(request: Request, chain: int) -> None:
     """``ValueError`` when a forced engine has no path for ``chain``."""
     if request.forced and not ENGINES[request.name].serves(chain):
         mode = chains.name(chain).split("-")[0]
-        why = " (one cipher call per byte)" if chain in chains.CFB8 else ""
+        why = (" (one cipher call per byte)" if chain in chains.CFB8 else
+               " (one cipher call per bit)" if chain in chains.CFB1 else
+               " (each block needs the one before)" if chain in chains.PCBC else "")
         raise ValueError(
             f"{mode} has no {request.name} path{why}; use a table variant or 'auto'"
         )

@@ -5,7 +5,7 @@ from one stream; sequential chains (CBC/CFB encryption, OFB) are parallel
 only across messages (``many``).  Asked to run a sequential chain on one
 stream anyway (``variant="bitslice"``), it runs it as a batch of one
 message: constant-time, one pass per block, slow.  CFB-8 (one cipher call
-per byte) has no bitslice path.
+per byte), CFB-1 (per bit) and PCBC have no bitslice path.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ class BitsliceEngine:
         return lane_rounds.key_planes(round_keys)
 
     def serves(self, chain: int) -> bool:
-        return chain not in chains.CFB8
+        return chain not in chains.REGISTERS and chain not in chains.PCBC
 
     def __init__(self) -> None:
         self._ready: set[int] = set()  # chains whose kernel is loaded (it stays loaded)
@@ -122,6 +122,11 @@ class BitsliceEngine:
             "cfb8 has no bitslice path (one cipher call per byte); use a table variant or 'auto'"
         )
 
+    def cfb1(self, src, dst, keys, register, decrypt) -> int:
+        raise ValueError(
+            "cfb1 has no bitslice path (one cipher call per bit); use a table variant or 'auto'"
+        )
+
     def many(self, chain, src, dst, keys, ivs, swap) -> None:
         if chain in chains.ECB:  # one long run of independent blocks
             self.ecb(src.reshape(-1), dst.reshape(-1), keys, swap)
@@ -154,7 +159,7 @@ def _read_only(shape) -> np.ndarray:
 @functools.cache
 def _entry(chain: int) -> tuple[object, tuple] | None:
     """The kernel that serves ``chain`` and its one signature (inputs arrive read-only)."""
-    if chain in chains.CFB8:
+    if chain in chains.REGISTERS or chain in chains.PCBC:  # no bitslice path
         return None
     words, out = typeof(_read_only(1)), typeof(np.zeros(1, np.uint64))
     # key_planes' result type, without calling it: asking whether a kernel is ready must not

@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "8be3e4160d19deb58a89a5d85dc6b09fb18eeff15edea68fb75fe8b9cbc37bce"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "7046b4ddd16664afaeb52d755136b0acffe6082bd2704f2e14cc0162cc15f163"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
