@@ -6,10 +6,13 @@ every engine and ``variant="auto"`` (the default) picks one per call.
 
 The public surface is the names below:
 
-- ``DES(key)`` and ``TripleDES(key)`` (EDE, 16 or 24 bytes): ``encrypt`` and
-  ``decrypt`` in ``ecb``, ``cbc``, ``cfb``, ``cfb8``, ``ofb`` and ``ctr`` over
-  bytes-like data, uint8 arrays (raw bytes) and uint64 arrays (one big-endian
-  block per element), with ``iv=``, ``padding="pkcs7"`` and ``out=``;
+- ``DES(key)``, ``TripleDES(key)`` (EDE, 16 or 24 bytes;
+  ``allow_degenerate=True`` admits keys that collapse to single DES) and
+  ``DESX(key24)`` (RSA's DESX, OpenSSL's ``desx-cbc`` key layout): ``encrypt``
+  and ``decrypt`` in ``ecb``, ``cbc``, ``pcbc``, ``cfb``, ``cfb8``, ``cfb1``,
+  ``ofb`` and ``ctr`` over bytes-like data, uint8 arrays (raw bytes) and
+  uint64 arrays (one big-endian block per element), with ``iv=``,
+  ``padding=`` (``"pkcs7"``, ``"iso7816"``, ``"zeros"``) and ``out=``;
   ``encryptor``/``decryptor`` for streams (``AlreadyFinalized`` after
   ``finalize``); ``encrypt_many``/``decrypt_many`` for many equal-length
   messages, one IV each;
@@ -17,7 +20,8 @@ The public surface is the names below:
   ``key_check_values``;
 - ``crypt``, ``crypt_many``, ``crypt_verify``: DES-based crypt(3) hashes;
 - key helpers: ``set_odd_parity``, ``has_odd_parity``, ``is_weak_key``,
-  ``is_semi_weak_key``.
+  ``is_semi_weak_key``; ``random_key(size)`` (odd parity, never weak or
+  degenerate); libdes's ``string_to_key`` and ``string_to_2keys``.
 
 Each name's docstring states its rules; the full contract is in the
 numbades documentation (docs/api.md in the source tree).  The subpackages
