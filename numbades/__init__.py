@@ -11,6 +11,7 @@ encrypts Dask arrays with these objects; ``import numbades`` does not import
 Dask.
 """
 
+from . import mac
 from .cipher import DES, TripleDES
 from .des.keys import has_odd_parity, is_semi_weak_key, is_weak_key, set_odd_parity
 from .engines.registry import variants
@@ -33,6 +34,7 @@ __all__ = [
     "is_semi_weak_key",
     "is_weak_key",
     "key_check_values",
+    "mac",
     "set_odd_parity",
     "variants",
 ]
