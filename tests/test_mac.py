@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numbades import mac
+from numbades.mac import keyed
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -263,9 +264,13 @@ def test_key_arrays_equal_single_calls(fn, kw, n, length, width, seed):
         assert tag.tobytes() == fn(key.tobytes(), one, **kw)
 
 
-@pytest.mark.parametrize(("fn", "width"), [(mac.cbc, 8), (mac.retail, 16), (mac.cmac, 16)])
-def test_a_full_bitslice_pass_and_more(fn, width):
-    """2050 messages (one pass of 2048 lanes and two more), one key and a key per row."""
+@pytest.mark.parametrize(("fn", "width", "chunked"),
+                         [(mac.cbc, 8, False), (mac.retail, 16, True), (mac.cmac, 16, True)])
+def test_a_full_bitslice_pass_and_more(fn, width, chunked, monkeypatch):
+    """2050 messages (one pass of 2048 lanes and two more), one key and a key per row;
+    ``chunked``: in chunks of one pass (2048 rows, then 2), as long messages go."""
+    if chunked:
+        monkeypatch.setattr(keyed, "CHUNK_BYTES", 1)
     rng = np.random.default_rng(width)
     rows = rng.integers(0, 256, (2050, 19), dtype=np.uint8)
     key = tdes_key(rng.bytes(width)) if width > 8 else rng.bytes(width)

@@ -20,9 +20,8 @@ from typing import Any
 import numpy as np
 
 from ..cipher import DES
-from ..key_arrays import DESArray
 from . import inputs, rows
-from .keyed import KeyRows, OneKey, cipher_for
+from .keyed import KeyRows, OneKey, cipher_for, key_array
 from .quad import quad_rows
 from .stream import MAC
 
@@ -65,7 +64,7 @@ def _keys_and_messages(key: Any, data: Any, sizes: tuple[int, ...], what: str
 def _keyed(one: bytes | None, key_rows: np.ndarray | None) -> OneKey | KeyRows:
     if one is not None:
         return OneKey(cipher_for(one))
-    return KeyRows(inputs.key_array(key_rows))
+    return key_array(key_rows)
 
 
 def cbc(key: Any, data: Any, *, iv: Any = None, padding: int = 1, length: int = 8) -> Tags:
@@ -101,7 +100,7 @@ def retail(key: Any, data: Any, *, padding: int = 1, length: int = 8) -> Tags:
         parts = [OneKey(DES(k)) for k in (one[:8], one[8:16], one[16:] or one[:8])]
     else:
         outer = key_rows[:, 16:] if key_rows.shape[1] == 24 else key_rows[:, :8]
-        parts = [KeyRows(DESArray(np.ascontiguousarray(k)))
+        parts = [key_array(np.ascontiguousarray(k))
                  for k in (key_rows[:, :8], key_rows[:, 8:16], outer)]
     return _tags(rows.retail(*parts, m, padding), length)
 

@@ -11,8 +11,6 @@ from typing import Any
 
 import numpy as np
 
-from ..key_arrays import DESArray, TripleDESArray
-
 BYTES_LIKE = (bytes, bytearray, memoryview)
 ALGORITHMS = ("cbc", "retail", "cmac")
 
@@ -84,11 +82,6 @@ def key_rows(key: Any, sizes: tuple[int, ...], what: str) -> np.ndarray | None:
     if key.ndim != 2 or key.shape[1] not in sizes:
         raise ValueError(f"a {what} key array has shape (N, {want}), got {key.shape}")
     return np.ascontiguousarray(key)
-
-
-def key_array(rows: np.ndarray) -> DESArray | TripleDESArray:
-    """The cipher over a key array (checks every row, as ``DESArray``/``TripleDESArray`` do)."""
-    return DESArray(rows) if rows.shape[1] == 8 else TripleDESArray(rows)
 
 
 def message(data: Any, name: str = "data") -> np.ndarray:

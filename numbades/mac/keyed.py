@@ -1,37 +1,74 @@
 """The two cipher operations a MAC needs, for one key or a key per row.
 
-``chain`` runs CBC encryption over each row and keeps only the last block
-(the CBC-MAC chaining value); ``ecb`` runs one block per row.  With one
-key the rows go through ``encrypt_many`` (bitsliced across messages for
-many rows) or, for one row, through the one-stream CBC path (a table
-engine, chaining inside the kernel); with a key array, row i runs under
-key i (``DESArray``/``TripleDESArray``, a key per bitslice lane).
+``tags`` runs CBC encryption over the (padded) rows and keeps only the
+last block of each (the CBC-MAC chaining value); ``ecb`` runs one block
+per row.  Rows go through in chunks of about ``CHUNK_BYTES`` (whole
+2048-message bitslice passes), each chunk padded into one reused buffer
+and encrypted into another, so the padding copies and the CBC output stay
+in cache rather than filling memory with a ciphertext nobody reads.  With
+one key a chunk is one ``encrypt_many`` call (bitsliced across messages;
+one message takes the one-stream CBC path, a table engine); with a key
+array, row i runs under key i (``DESArray``/``TripleDESArray``, a key per
+bitslice lane).
 """
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
 
 import numpy as np
 
 from ..cipher import DES, TripleDES
 from ..key_arrays import DESArray, TripleDESArray
 
+#: Bytes of padded messages per chunk: small enough for the second-level cache.
+CHUNK_BYTES = 1 << 19
+#: Messages per bitslice pass; chunks hold whole passes.
+PASS = 2048
 
-class OneKey:
+#: fill(start, stop, buffer) -> the padded blocks of rows start..stop (the buffer, or a view).
+Fill = Callable[[int, int, np.ndarray], np.ndarray]
+
+
+def rows_per_chunk(width: int) -> int:
+    """Messages per chunk for padded messages of ``width`` bytes (a multiple of PASS)."""
+    return max(PASS, CHUNK_BYTES // max(width, 1) // PASS * PASS)
+
+
+class _Keyed:
+    """What one key and a key array share: the chunk loop."""
+
+    def tags(self, n: int, width: int, fill: Fill, ivs: np.ndarray) -> np.ndarray:
+        """(n, 8): the last CBC block of each of ``n`` padded rows of ``width`` bytes."""
+        if n == 0 or width == 0:
+            return ivs.copy()
+        per = min(n, rows_per_chunk(width))
+        buf = np.empty((per, width), np.uint8)
+        out = np.empty((per, width), np.uint8)
+        result = np.empty((n, 8), np.uint8)
+        for start in range(0, n, per):
+            stop = min(n, start + per)
+            blocks = fill(start, stop, buf[: stop - start])
+            self._cbc(start, stop, blocks, ivs[start:stop], out[: stop - start])
+            result[start:stop] = out[: stop - start, -8:]
+        return result
+
+    def _cbc(self, start: int, stop: int, blocks: np.ndarray, ivs: np.ndarray,
+             out: np.ndarray) -> None:
+        raise NotImplementedError
+
+
+class OneKey(_Keyed):
     """Every row under one ``DES``/``TripleDES`` cipher."""
 
     def __init__(self, cipher: DES | TripleDES):
         self.cipher = cipher
 
-    def chain(self, rows: np.ndarray, ivs: np.ndarray) -> np.ndarray:
-        """(N, L) uint8 whole blocks, (N, 8) IVs -> (N, 8): the last CBC block of each row."""
-        if rows.shape[1] == 0 or rows.shape[0] == 0:
-            return ivs.copy()
-        if rows.shape[0] == 1:
-            last = self.cipher.encrypt(rows[0], "cbc", iv=ivs[0].tobytes())[-8:]
-            return last.reshape(1, 8)
-        return np.ascontiguousarray(self.cipher.encrypt_many(rows, "cbc", ivs=ivs)[:, -8:])
+    def _cbc(self, start, stop, blocks, ivs, out) -> None:
+        if blocks.shape[0] == 1:
+            self.cipher.encrypt(blocks[0], "cbc", iv=ivs[0].tobytes(), out=out[0])
+        else:
+            self.cipher.encrypt_many(blocks, "cbc", ivs=ivs, out=out)
 
     def ecb(self, blocks: np.ndarray, decrypt: bool = False) -> np.ndarray:
         """(N, 8) blocks -> (N, 8), each through the cipher (or its inverse)."""
@@ -41,16 +78,18 @@ class OneKey:
         return run(np.ascontiguousarray(blocks).reshape(-1)).reshape(-1, 8)
 
 
-class KeyRows:
-    """Row i under key i of a ``DESArray``/``TripleDESArray``."""
+class KeyRows(_Keyed):
+    """Row i under key i of a ``DESArray``/``TripleDESArray`` (checked once, whole)."""
 
-    def __init__(self, keys: DESArray | TripleDESArray):
+    def __init__(self, keys: DESArray | TripleDESArray, key_rows: np.ndarray):
         self.keys = keys
+        self._rows = key_rows
+        self._kind = type(keys)
 
-    def chain(self, rows: np.ndarray, ivs: np.ndarray) -> np.ndarray:
-        if rows.shape[1] == 0 or rows.shape[0] == 0:
-            return ivs.copy()
-        return np.ascontiguousarray(self.keys.encrypt(rows, "cbc", ivs=ivs)[:, -8:])
+    def _cbc(self, start, stop, blocks, ivs, out) -> None:
+        part = self.keys if stop - start == len(self.keys) else self._kind(
+            self._rows[start:stop])
+        part.encrypt(blocks, "cbc", ivs=ivs, out=out)
 
     def ecb(self, blocks: np.ndarray, decrypt: bool = False) -> np.ndarray:
         if blocks.shape[0] == 0:
@@ -59,9 +98,14 @@ class KeyRows:
         return run(np.ascontiguousarray(blocks))
 
 
-Keyed = Any  # OneKey | KeyRows
+Keyed = OneKey | KeyRows
 
 
 def cipher_for(key: bytes) -> DES | TripleDES:
     """``DES`` for an 8-byte key, ``TripleDES`` (EDE) for 16 or 24 bytes."""
     return DES(key) if len(key) == 8 else TripleDES(key)
+
+
+def key_array(rows: np.ndarray) -> KeyRows:
+    """A key array's cipher (every row checked, as ``DESArray``/``TripleDESArray`` do)."""
+    return KeyRows(DESArray(rows) if rows.shape[1] == 8 else TripleDESArray(rows), rows)

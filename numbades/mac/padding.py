@@ -76,18 +76,3 @@ def _double(v: np.ndarray) -> np.ndarray:
 
 def _blocks(v: np.ndarray) -> np.ndarray:
     return v.astype(">u8").view(np.uint8).reshape(-1, 8)
-
-
-def cmac_rows(rows: np.ndarray, k1: np.ndarray, k2: np.ndarray) -> np.ndarray:
-    """(N, L) messages -> (N, L') whole blocks with K1 or K2 XORed into each last block.
-
-    ``k1``/``k2`` are (1, 8) (one key) or (N, 8) (a key per row).
-    """
-    length = rows.shape[1]
-    if length and length % 8 == 0:
-        out = np.array(rows, dtype=np.uint8, order="C", copy=True)
-        out[:, -8:] ^= k1
-        return out
-    out = pad_rows(rows, 2)
-    out[:, -8:] ^= k2
-    return out
