@@ -6,8 +6,11 @@ per row.  Rows go through in chunks of about ``CHUNK_BYTES`` (whole
 2048-message bitslice passes), each chunk padded into one reused buffer
 and encrypted into another, so the padding copies and the CBC output stay
 in cache rather than filling memory with a ciphertext nobody reads.  With
-one key a chunk is one ``encrypt_many`` call (bitsliced across messages;
-one message takes the one-stream CBC path, a table engine); with a key
+one key, a chunk of many messages goes to the bitslice CBC-MAC kernel
+(``engines.bitslice.cbc_mac``: block j of 2048 messages per pass, only the
+last block leaves the bit planes) when the cipher's engine is ``auto`` or
+``bitslice``, and to ``encrypt_many`` otherwise; one message takes the
+one-stream CBC path (a table engine); with a key
 array, row i runs under key i (``DESArray``/``TripleDESArray``, a key per
 bitslice lane).
 """
@@ -19,7 +22,10 @@ from collections.abc import Callable
 import numpy as np
 
 from ..cipher import DES, TripleDES
+from ..engines import chains, registry
+from ..engines.bitslice.cbc_mac import cbc_mac
 from ..key_arrays import DESArray, TripleDESArray
+from ..tuning.policy import MANY_BITSLICE_MIN_MESSAGES
 
 #: Bytes of padded messages per chunk: small enough for the second-level cache.
 CHUNK_BYTES = 1 << 19
@@ -63,9 +69,15 @@ class OneKey(_Keyed):
 
     def __init__(self, cipher: DES | TripleDES):
         self.cipher = cipher
+        # auto (or bitslice asked for): the bitslice CBC-MAC kernel for many messages
+        self._bitslice = cipher._request.name in ("auto", registry.BITSLICE)
 
     def _cbc(self, start, stop, blocks, ivs, out) -> None:
-        if blocks.shape[0] == 1:
+        if self._bitslice and blocks.shape[0] >= MANY_BITSLICE_MIN_MESSAGES:
+            planes = self.cipher._schedule.form(registry.get(registry.BITSLICE),
+                                                chains.ECB_ENCRYPT)
+            out[:, -8:] = cbc_mac(blocks, ivs, planes)
+        elif blocks.shape[0] == 1:
             self.cipher.encrypt(blocks[0], "cbc", iv=ivs[0].tobytes(), out=out[0])
         else:
             self.cipher.encrypt_many(blocks, "cbc", ivs=ivs, out=out)
