@@ -32,7 +32,8 @@ CHUNK_BYTES = 1 << 19
 #: Messages per bitslice pass; chunks hold whole passes.
 PASS = 2048
 
-#: fill(start, stop, buffer) -> the padded blocks of rows start..stop (the buffer, or a view).
+#: fill(start, stop, buffer) -> the padded blocks of rows start..stop (the buffer, or a
+#: view of the rows themselves: then ``fill.copies`` is False and one chunk takes them all).
 Fill = Callable[[int, int, np.ndarray], np.ndarray]
 
 
@@ -45,23 +46,39 @@ class _Keyed:
     """What one key and a key array share: the chunk loop."""
 
     def tags(self, n: int, width: int, fill: Fill, ivs: np.ndarray) -> np.ndarray:
-        """(n, 8): the last CBC block of each of ``n`` padded rows of ``width`` bytes."""
-        if n == 0 or width == 0:
-            return ivs.copy()
-        per = min(n, rows_per_chunk(width))
-        buf = np.empty((per, width), np.uint8)
-        out = np.empty((per, width), np.uint8)
-        result = np.empty((n, 8), np.uint8)
-        for start in range(0, n, per):
-            stop = min(n, start + per)
-            blocks = fill(start, stop, buf[: stop - start])
-            self._cbc(start, stop, blocks, ivs[start:stop], out[: stop - start])
-            result[start:stop] = out[: stop - start, -8:]
-        return result
+        """(n, 8): the last CBC block of each of ``n`` padded rows of ``width`` bytes.
 
-    def _cbc(self, start: int, stop: int, blocks: np.ndarray, ivs: np.ndarray,
-             out: np.ndarray) -> None:
+        ``ivs``: (n,) uint64, each IV's 8 bytes as a native word (raw memory).
+        """
+        result = np.empty(n, np.uint64)
+        if n == 0 or width == 0:
+            result[:] = ivs
+        else:
+            # rows passed as they are need no chunks: one call, one kernel run
+            per = min(n, rows_per_chunk(width)) if getattr(fill, "copies", True) else n
+            buf = np.empty((per, width), np.uint8)
+            out = np.empty((per, width), np.uint8)
+            for start in range(0, n, per):
+                stop = min(n, start + per)
+                blocks = fill(start, stop, buf[: stop - start])
+                result[start:stop] = self._last(start, stop, blocks, ivs[start:stop],
+                                                 out[: stop - start])
+        return result.view(np.uint8).reshape(n, 8)
+
+    def _last(self, start: int, stop: int, blocks: np.ndarray, ivs: np.ndarray,
+              out: np.ndarray) -> np.ndarray:
+        """The last CBC block of each row of ``blocks`` as raw words; ``out``: scratch."""
         raise NotImplementedError
+
+
+def _block_rows(words: np.ndarray) -> np.ndarray:
+    """(N,) raw words -> (N, 8) uint8, their bytes."""
+    return np.ascontiguousarray(words).view(np.uint8).reshape(-1, 8)
+
+
+def _last_words(out: np.ndarray) -> np.ndarray:
+    """The last 8 bytes of each row of ``out`` as raw words."""
+    return out.view(np.uint64)[:, -1]
 
 
 class OneKey(_Keyed):
@@ -72,15 +89,24 @@ class OneKey(_Keyed):
         # auto (or bitslice asked for): the bitslice CBC-MAC kernel for many messages
         self._bitslice = cipher._request.name in ("auto", registry.BITSLICE)
 
-    def _cbc(self, start, stop, blocks, ivs, out) -> None:
-        if self._bitslice and blocks.shape[0] >= MANY_BITSLICE_MIN_MESSAGES:
-            planes = self.cipher._schedule.form(registry.get(registry.BITSLICE),
-                                                chains.ECB_ENCRYPT)
-            out[:, -8:] = cbc_mac(blocks, ivs, planes)
-        elif blocks.shape[0] == 1:
-            self.cipher.encrypt(blocks[0], "cbc", iv=ivs[0].tobytes(), out=out[0])
+    def kernel_serves(self, rows: int) -> bool:
+        """Whether ``rows`` messages go to the bitslice CBC-MAC kernel."""
+        return self._bitslice and rows >= MANY_BITSLICE_MIN_MESSAGES
+
+    def prefix(self, blocks: np.ndarray, used: int, ivs: np.ndarray) -> np.ndarray:
+        """Raw words: CBC block ``used - 1`` of each row (the bitslice kernel, no copies)."""
+        planes = self.cipher._schedule.form(registry.get(registry.BITSLICE), chains.ECB_ENCRYPT)
+        return cbc_mac(blocks, ivs, planes, used)
+
+    def _last(self, start, stop, blocks, ivs, out) -> np.ndarray:
+        if self.kernel_serves(blocks.shape[0]):
+            return self.prefix(blocks, blocks.shape[1] // 8, ivs)
+        if blocks.shape[0] == 1:
+            iv = _block_rows(ivs)[0].tobytes()
+            self.cipher.encrypt(blocks[0], "cbc", iv=iv, out=out[0])
         else:
-            self.cipher.encrypt_many(blocks, "cbc", ivs=ivs, out=out)
+            self.cipher.encrypt_many(blocks, "cbc", ivs=_block_rows(ivs), out=out)
+        return _last_words(out)
 
     def ecb(self, blocks: np.ndarray, decrypt: bool = False) -> np.ndarray:
         """(N, 8) blocks -> (N, 8), each through the cipher (or its inverse)."""
@@ -98,10 +124,11 @@ class KeyRows(_Keyed):
         self._rows = key_rows
         self._kind = type(keys)
 
-    def _cbc(self, start, stop, blocks, ivs, out) -> None:
+    def _last(self, start, stop, blocks, ivs, out) -> np.ndarray:
         part = self.keys if stop - start == len(self.keys) else self._kind(
             self._rows[start:stop])
-        part.encrypt(blocks, "cbc", ivs=ivs, out=out)
+        part.encrypt(blocks, "cbc", ivs=_block_rows(ivs), out=out)
+        return _last_words(out)
 
     def ecb(self, blocks: np.ndarray, decrypt: bool = False) -> np.ndarray:
         if blocks.shape[0] == 0:

@@ -20,7 +20,7 @@ import numba
 import numpy as np
 
 from ..jit import arrays_do_not_overlap
-from .prefetch import nothing_ahead
+from .prefetch import next_pass
 from .rounds import crypt_work
 from .transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .vector_width import prefer_wide_vectors
@@ -29,39 +29,53 @@ from .zmm_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 _INLINED_SOURCES_SHA256 = "18825ff1e3b228719be30f4774c489c28f178bd3b22530418bb625d25eb57c14"  # see tools/stamp_kernel_sources.py
 
 
-@numba.njit(nogil=True, cache=True)
-def _cbc_mac(src2d, ivs, kplanes, xor, out) -> None:
-    """out[i] = last CBC block of row i of ``src2d`` (words), starting from ``ivs[i]``.
+#: Block positions gathered at a time: one 64-byte line of each message.
+TILE = 8
 
-    Each block position is gathered down the group's rows on its own (a
-    gather of eight positions per cache line, as ``many_group`` does, made
-    the loads at an offset into the tile array several times slower).
+
+@numba.njit(nogil=True, cache=True)
+def _cbc_mac(src2d, used, ivs, kplanes, xor, out) -> None:
+    """out[i] = CBC block ``used - 1`` of row i of ``src2d`` (words) from ``ivs[i]``.
+
+    Block positions are gathered TILE at a time down the group's rows (one
+    cache line of each message), each position into its own aligned column.
+    The rounds of block j fetch the j-th pass's worth of the next group's
+    words, so the whole next group is in cache when its gather starts.
     """
     prefer_wide_vectors()
     arrays_do_not_overlap()
-    m, nblocks = src2d.shape
+    m, row_words = src2d.shape
     rows = work_rows(xor)
-    col = aligned_words(BLOCKS)
+    stride = np.uint64(row_words)
+    nblocks = min(row_words, used)
+    tiles = aligned_words(TILE * BLOCKS).reshape(TILE, BLOCKS)
     buf = aligned_words(BLOCKS)
     work = new_work()
     tmp = new_work()
     flat = src2d.reshape(src2d.size)
-    stride = np.uint64(nblocks)
-    col[:] = 0  # the lanes past a short last group stay defined
+    tiles[:] = 0  # the lanes past a short last group stay defined
     for m0 in range(0, m, BLOCKS):
         count = min(BLOCKS, m - m0)
+        col = tiles[0]
         for b in range(count):
             col[b] = ivs[m0 + b]
         words_to_work(col, 0, buf, PLAIN_ROWS, rows, work)
         first = np.uint64(m0) * stride
-        for j in range(nblocks):
-            at = first + np.uint64(j)
+        for j0 in range(0, nblocks, TILE):
+            tn = min(TILE, nblocks - j0)
+            at = first + np.uint64(j0)
             for b in range(count):
-                col[b] = flat[at + np.uint64(b) * stride]
-            words_to_work(col, 0, buf, PLAIN_ROWS, rows, tmp)
-            for i in range(BLOCKS):
-                work[i] ^= tmp[i]
-            crypt_work(work, kplanes, nothing_ahead())
+                for q in range(tn):
+                    tiles[q, b] = flat[at + np.uint64(q)]
+                at += stride
+            for q in range(tn):
+                words_to_work(tiles[q], 0, buf, PLAIN_ROWS, rows, tmp)
+                for i in range(BLOCKS):
+                    work[i] ^= tmp[i]
+                # the next group's rows, one pass's worth of words per block position
+                ahead = next_pass(flat, flat, (m0 + BLOCKS) * row_words + (j0 + q) * BLOCKS)
+                crypt_work(work, kplanes, ahead)
+        col = tiles[0]
         work_to_words(work, rows, buf, PLAIN_ROWS, col, 0, None, 0)
         for b in range(count):
             out[m0 + b] = col[b]
@@ -70,15 +84,24 @@ def _cbc_mac(src2d, ivs, kplanes, xor, out) -> None:
 _SWAP = sys.byteorder == "little"
 
 
-def cbc_mac(blocks: np.ndarray, ivs: np.ndarray, kplanes: np.ndarray) -> np.ndarray:
-    """(N, L) uint8 whole blocks (C-contiguous), (N, 8) uint8 IVs -> (N, 8) last CBC blocks.
+def cbc_mac(blocks: np.ndarray, iv_words: np.ndarray, kplanes: np.ndarray,
+            used: int | None = None) -> np.ndarray:
+    """(N, L) uint8 whole blocks (C-contiguous) -> (N,) uint64: each row's last CBC block.
 
+    ``used``: chain only the first ``used`` blocks of each row (default all;
+    0 gives back the IVs).
+    ``iv_words`` and the result are raw words: each (N,) uint64 element holds
+    a block's 8 bytes as they lie in memory (native byte order), so
+    ``result.view(np.uint8).reshape(N, 8)`` are the blocks' bytes.
     ``kplanes``: the bitslice engine's key form for encryption (DES or EDE).
     """
     n = blocks.shape[0]
     src = np.ascontiguousarray(blocks).view(np.uint64).reshape(n, -1)
-    iv_words = np.ascontiguousarray(ivs, dtype=np.uint8).view(np.uint64).reshape(n)
     out = np.empty(n, np.uint64)
-    if n:
-        _cbc_mac(src, iv_words, kplanes, BSWAP_XOR if _SWAP else 0, out)
-    return out.view(np.uint8).reshape(n, 8)
+    used = src.shape[1] if used is None else used
+    if n == 0 or used == 0:
+        out[:] = iv_words
+        return out
+    _cbc_mac(src, used, np.ascontiguousarray(iv_words, dtype=np.uint64), kplanes,
+             BSWAP_XOR if _SWAP else 0, out)
+    return out
