@@ -10,9 +10,9 @@ one key, a chunk of many messages goes to the bitslice CBC-MAC kernel
 (``engines.bitslice.cbc_mac``: block j of 2048 messages per pass, only the
 last block leaves the bit planes) when the cipher's engine is ``auto`` or
 ``bitslice``, and to ``encrypt_many`` otherwise; one message takes the
-one-stream CBC path (a table engine); with a key
-array, row i runs under key i (``DESArray``/``TripleDESArray``, a key per
-bitslice lane).
+one-stream CBC path (a table engine).  With a key array, row i runs under
+key i: many keys on the same kernel with a key per lane
+(``cbc_mac_lanes``), few through ``DESArray``/``TripleDESArray``.
 """
 
 from __future__ import annotations
@@ -23,9 +23,9 @@ import numpy as np
 
 from ..cipher import DES, TripleDES
 from ..engines import chains, registry
-from ..engines.bitslice.cbc_mac import cbc_mac
+from ..engines.bitslice.cbc_mac import cbc_mac, cbc_mac_lanes
 from ..key_arrays import DESArray, TripleDESArray
-from ..tuning.policy import MANY_BITSLICE_MIN_MESSAGES
+from ..tuning.policy import KEY_ROWS_BITSLICE_MIN_ROWS, MANY_BITSLICE_MIN_MESSAGES
 
 #: Bytes of padded messages per chunk: small enough for the second-level cache.
 CHUNK_BYTES = 1 << 19
@@ -123,8 +123,12 @@ class KeyRows(_Keyed):
         self.keys = keys
         self._rows = key_rows
         self._kind = type(keys)
+        self._bitslice = keys._request.name in ("auto", registry.BITSLICE)
 
     def _last(self, start, stop, blocks, ivs, out) -> np.ndarray:
+        if self._bitslice and blocks.shape[0] >= KEY_ROWS_BITSLICE_MIN_ROWS:
+            # key values (rows, key sets), as the key array holds them
+            return cbc_mac_lanes(blocks, ivs, self.keys._words[start:stop])
         part = self.keys if stop - start == len(self.keys) else self._kind(
             self._rows[start:stop])
         part.encrypt(blocks, "cbc", ivs=_block_rows(ivs), out=out)
