@@ -31,6 +31,7 @@ are the implementation, layered top-down: ``cli`` -> ``cipher`` ->
 does not import Dask.
 """
 
+from . import mac
 from .cipher import DES, DESX, TripleDES
 from .des.keys import has_odd_parity, is_semi_weak_key, is_weak_key, set_odd_parity
 from .engines.registry import variants
@@ -55,6 +56,7 @@ __all__ = [
     "is_semi_weak_key",
     "is_weak_key",
     "key_check_values",
+    "mac",
     "random_key",
     "set_odd_parity",
     "string_to_2keys",

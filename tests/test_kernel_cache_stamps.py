@@ -57,8 +57,9 @@ def test_editing_the_circuits_changes_exactly_the_dependent_files(tmp_path):
     circuits = package / "engines" / "bitslice" / "sboxes" / "sbox_circuits_gen.py"
     circuits.write_text(circuits.read_text() + "\n# a changed circuit\n")
 
-    dependents = ["engines.bitslice.crypt3", "engines.bitslice.lane_keys",
-                  "engines.bitslice.mode_kernels", "engines.bitslice.rounds.lane_rounds"]
+    dependents = ["engines.bitslice.cbc_mac", "engines.bitslice.crypt3",
+                  "engines.bitslice.lane_keys", "engines.bitslice.mode_kernels",
+                  "engines.bitslice.rounds.lane_rounds"]
     assert stamps.stale_modules(package) == dependents
     assert stamps.restamp(package) == dependents
     assert stamps.stale_modules(package) == []
@@ -67,7 +68,7 @@ def test_editing_the_circuits_changes_exactly_the_dependent_files(tmp_path):
     assert changed == {"engines/bitslice/sboxes/sbox_circuits_gen.py",
                        "engines/bitslice/rounds/lane_rounds.py",
                        "engines/bitslice/mode_kernels.py", "engines/bitslice/lane_keys.py",
-                       "engines/bitslice/crypt3.py"}
+                       "engines/bitslice/crypt3.py", "engines/bitslice/cbc_mac.py"}
 
 
 def test_editing_the_chain_vocabulary_restamps_both_engines(tmp_path):
@@ -76,8 +77,8 @@ def test_editing_the_chain_vocabulary_restamps_both_engines(tmp_path):
     vocabulary = package / "engines" / "chains.py"
     vocabulary.write_text(vocabulary.read_text() + "\n# a new chain\n")
     assert stamps.stale_modules(package) == [
-        "engines.bitslice.crypt3", "engines.bitslice.lane_keys", "engines.bitslice.mode_kernels",
-        "engines.table.kernels_gen", "engines.table.whitened"]
+        "engines.bitslice.cbc_mac", "engines.bitslice.crypt3", "engines.bitslice.lane_keys",
+        "engines.bitslice.mode_kernels", "engines.table.kernels_gen", "engines.table.whitened"]
 
 
 def test_restamp_refuses_a_module_without_a_stamp_line(tmp_path):

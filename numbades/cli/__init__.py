@@ -4,6 +4,7 @@ Commands:
     opts     time every engine on this machine, libdes ``options.txt`` style
     speed    libdes ``speed`` report, ``openssl speed`` layout; ``--compare`` for peers
     compile  fill Numba's cache with every engine's kernels (images, CI, workers)
+    mac      ISO/IEC 9797-1 MAC algorithms 1 and 3, or CMAC, over a file or each line
 
 Usage errors (unknown command, bad flag or value) exit with status 2, as
 argparse does; a finished run exits 0, or 1 if an engine failed.
@@ -16,6 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from . import compile as compile_command
+from . import mac as mac_command
 from . import opts, speed
 
 COMMANDS = {
@@ -41,6 +43,14 @@ COMMANDS = {
         (
             "Compile (or load) every engine's kernels into Numba's on-disk cache, spread "
             "over several processes, so that later processes start without compiling."
+        ),
+    ),
+    "mac": (
+        mac_command,
+        "ISO/IEC 9797-1 MAC (algorithm 1 or 3) or CMAC of a file, or of each line",
+        (
+            "ISO/IEC 9797-1 MAC algorithm 1 (cbc) or 3 (retail), or NIST SP 800-38B CMAC, "
+            "over a file or standard input, or over each line (--lines); hex tags out."
         ),
     ),
 }
