@@ -2,6 +2,7 @@
 
 Commands:
     enc      encrypt / decrypt files as ``openssl enc`` does (DES family), streaming
+    kcv      key check values of a key file (8-, 16-, 24-byte keys mixed)
     opts     time every engine on this machine, libdes ``options.txt`` style
     speed    libdes ``speed`` report, ``openssl speed`` layout; ``--compare`` for peers
     compile  fill Numba's cache with every engine's kernels (images, CI, workers)
@@ -18,7 +19,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from . import compile as compile_command
-from . import enc, opts, speed
+from . import enc, kcv, opts, speed
 
 COMMANDS = {
     "enc": (
@@ -28,6 +29,14 @@ COMMANDS = {
             "openssl enc for the DES family: the same flags, files and key derivation "
             "(EVP_BytesToKey, -pbkdf2), streamed in chunks; -out is replaced only when the "
             "whole input was processed. Failures print openssl's message and exit 1."
+        ),
+    ),
+    "kcv": (
+        kcv,
+        "key check values of a key file ('label hexkey' lines) or of keys on stdin",
+        (
+            "Print a table of key check values (the first bytes of E_K(0)) for 8-, 16- and "
+            "24-byte DES / Triple-DES keys, one 'label hexkey' (or bare 'hexkey') per line."
         ),
     ),
     "opts": (
