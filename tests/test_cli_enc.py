@@ -181,23 +181,31 @@ def test_pipes_both_ways():
     assert theirs.returncode == 0 and theirs.stdout == data
 
 
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except FileNotFoundError:
+        return 0
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_decryption_leaves_target_untouched(tmp_path, sig):
     src, target = tmp_path / "big", tmp_path / "target"
-    with open(src, "wb") as f:  # sparse: 512 MiB of zeros, quick to make and to read
-        f.truncate(512 << 20)
+    with open(src, "wb") as f:  # sparse: 2 GiB of zeros, quick to make; interrupted long before
+        f.truncate(2 << 30)
     target.write_bytes(b"precious")
     proc = subprocess.Popen(
         [sys.executable, "-m", "numbades", "enc", "-d", "-des-ede3-cbc", "-nopad", "-K", "11" * 24,
          "-iv", "00", "-in", str(src), "-out", str(target), "--chunk-size", str(1 << 20)],
-        env={**os.environ, "PYTHONPATH": str(ROOT)}, stderr=subprocess.PIPE)
+        env={**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1"},
+        stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 240
-        while not any(p.endswith(".part") for p in os.listdir(tmp_path)):
+        while not any(p.endswith(".part") and _size(tmp_path / p) > 0
+                      for p in os.listdir(tmp_path)):  # mid-file: some output written
             assert proc.poll() is None, "finished before it could be interrupted"
             assert time.monotonic() < deadline
             time.sleep(0.02)
-        time.sleep(0.2)
         proc.send_signal(sig)
         status = proc.wait(timeout=120)
     finally:
