@@ -77,6 +77,8 @@ def main() -> int:
     parser.add_argument("--cipher", default="des-ede3-cbc")
     parser.add_argument("--threads", type=int, default=2, help="second -d run's Numba threads")
     parser.add_argument("--repeats", type=int, default=1)
+    parser.add_argument("--no-overlap", action="store_true",
+                        help="also time -d and -e (1 thread) without the I/O thread")
     args = parser.parse_args()
     work = Path(args.dir) / f"numbades-enc-bench-{os.getpid()}"
     work.mkdir()
@@ -114,6 +116,11 @@ def main() -> int:
         assert filecmp.cmp(enc, plain, shallow=False), "openssl cannot read numbades -e output"
         rows = [("-d", "1 thread", o_d, n1_d), ("-d", f"{args.threads} threads", o_d, nn_d),
                 ("-e", "1 thread", o_e, n1_e)]
+        if args.no_overlap:
+            rows.append(("-d", "1, no I/O thread", o_d,
+                         best([*ours, "--no-overlap", *dec], args.repeats, env1)))
+            rows.append(("-e", "1, no I/O thread", o_e,
+                         best([*ours, "--no-overlap", *encr], args.repeats, env1)))
     finally:
         for p in (plain, enc, out, empty):
             p.unlink(missing_ok=True)
@@ -124,11 +131,11 @@ def main() -> int:
           f" - Python {platform.python_version()} - "
           + subprocess.run(["openssl", "version"], capture_output=True, text=True, check=False).stdout.strip())
     print(f"numbades start-up (empty file): {start_e:.2f} s, RSS {rss0 / 2**20:.0f} MiB")
-    print(f"{'dir':3} {'numbades':10} {'openssl s':>9} {'numbades s':>10} {'MB/s':>7} "
+    print(f"{'dir':3} {'numbades':16} {'openssl s':>9} {'numbades s':>10} {'MB/s':>7} "
           f"{'ratio':>6} {'steady':>6} {'peak above interp.':>19}")
     for direction, threads, (o_t, _), (n_t, n_rss) in rows:
         steady = o_t / max(n_t - start_e, 1e-9)
-        print(f"{direction:3} {threads:10} {o_t:9.2f} {n_t:10.2f} {args.size / n_t / 1e6:7.1f} "
+        print(f"{direction:3} {threads:16} {o_t:9.2f} {n_t:10.2f} {args.size / n_t / 1e6:7.1f} "
               f"{o_t / n_t:5.2f}x {steady:5.2f}x {(n_rss - rss0) / 2**20:15.1f} MiB")
     return 0
 

@@ -69,6 +69,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--progress", dest="progress", action="store_true",
                         help="a progress bar on stderr even when it is not a terminal")
     parser.add_argument("--chunk-size", type=int, default=oe.DEFAULT_CHUNK, help=argparse.SUPPRESS)
+    parser.add_argument("--no-overlap", dest="overlap", action="store_false",
+                        help=argparse.SUPPRESS)  # no I/O thread (benchmarks)
     group = parser.add_argument_group("ciphers")
     for name in oe.names():
         group.add_argument(f"-{name}", dest="cipher", action="store_const", const=name,
@@ -291,7 +293,7 @@ def _run(args: argparse.Namespace) -> int:
         with _progress_bar(args.progress, _input_size(fin)) as progress, \
                 _open_output(args.outfile) as fout:
             stats = job.run(params, fin, fout, args.decrypt, chunk_size=args.chunk_size,
-                               on_keys=on_keys, progress=progress)
+                               overlap=args.overlap, on_keys=on_keys, progress=progress)
             fout.flush()
     if args.verbose:
         print(f"bytes read   : {stats.bytes_read:8d}\nbytes written: {stats.bytes_written:8d}",
