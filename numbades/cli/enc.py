@@ -19,6 +19,7 @@ import os
 import signal
 import stat
 import sys
+import textwrap
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
@@ -71,11 +72,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chunk-size", type=int, default=oe.DEFAULT_CHUNK, help=argparse.SUPPRESS)
     parser.add_argument("--no-overlap", dest="overlap", action="store_false",
                         help=argparse.SUPPRESS)  # no I/O thread (benchmarks)
-    group = parser.add_argument_group("ciphers")
     for name in oe.names():
-        group.add_argument(f"-{name}", dest="cipher", action="store_const", const=name,
-                           help=argparse.SUPPRESS)
+        parser.add_argument(f"-{name}", dest="cipher", action="store_const", const=name,
+                            help=argparse.SUPPRESS)
+    parser.epilog = "ciphers: " + " ".join(f"-{n}" for n in oe.names())
+    parser.formatter_class = _KeepNames
     parser.set_defaults(cipher=None, decrypt=False, nosalt=False)
+
+
+class _KeepNames(argparse.HelpFormatter):
+    """Help text wrapped between words only, never inside ``-des-ede3-cbc``."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(" ".join(text.split()), width, initial_indent=indent,
+                             subsequent_indent=indent, break_on_hyphens=False)
 
 
 def _iterations(text: str) -> int:

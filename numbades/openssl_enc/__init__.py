@@ -5,9 +5,9 @@ on paths and binary file objects, streamed in chunks with constant memory.
 The key and IV come from a password as OpenSSL derives them
 (:func:`evp_bytes_to_key`, or :func:`pbkdf2` with ``pbkdf2=True`` or
 ``iterations=``), behind the ``Salted__`` header, or are given raw
-(``key=``/``iv=``, what ``-K``/``-iv`` take).  Defaults are OpenSSL 3's:
-``des-ede3-cbc`` is not a default there (a cipher must be named), here it is;
-digest sha256; a random salt; PKCS#7 padding for ECB and CBC.
+(``key=``/``iv=``, what ``-K``/``-iv`` take).  Defaults follow OpenSSL 3:
+digest sha256, a random salt, PKCS#7 padding for ECB and CBC; the cipher
+defaults to ``des-ede3-cbc`` (``openssl enc`` has no default cipher).
 
 A path given as output is written to a temporary file beside it and renamed
 into place only when the whole input has been processed and the padding
