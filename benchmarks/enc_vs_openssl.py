@@ -82,7 +82,7 @@ def main() -> int:
     args = parser.parse_args()
     work = Path(args.dir) / f"numbades-enc-bench-{os.getpid()}"
     work.mkdir()
-    plain, enc, out, empty = (work / n for n in ("plain", "enc", "out", "empty"))
+    plain, enc, out, empty, check = (work / n for n in ("plain", "enc", "out", "empty", "check"))
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
     env1 = {**env, "NUMBA_NUM_THREADS": "1"}
     envn = {**env, "NUMBA_NUM_THREADS": str(args.threads)}
@@ -111,9 +111,10 @@ def main() -> int:
         encr = ["-e", cipher, *KDF, "-in", str(plain), "-out", str(out)]
         o_e = best([*OPENSSL, *encr], args.repeats)
         n1_e = best([*ours, *encr], args.repeats, env1)
-        subprocess.run([*OPENSSL, "-d", cipher, *KDF, "-in", out, "-out", enc], check=True,
+        subprocess.run([*OPENSSL, "-d", cipher, *KDF, "-in", out, "-out", check], check=True,
                        stderr=subprocess.DEVNULL)
-        assert filecmp.cmp(enc, plain, shallow=False), "openssl cannot read numbades -e output"
+        assert filecmp.cmp(check, plain, shallow=False), "openssl cannot read numbades -e output"
+        check.unlink()
         rows = [("-d", "1 thread", o_d, n1_d), ("-d", f"{args.threads} threads", o_d, nn_d),
                 ("-e", "1 thread", o_e, n1_e)]
         if args.no_overlap:
@@ -122,7 +123,7 @@ def main() -> int:
             rows.append(("-e", "1, no I/O thread", o_e,
                          best([*ours, "--no-overlap", *encr], args.repeats, env1)))
     finally:
-        for p in (plain, enc, out, empty):
+        for p in (plain, enc, out, empty, check):
             p.unlink(missing_ok=True)
         work.rmdir()
     mib = args.size / (1 << 20)
