@@ -236,14 +236,11 @@ def run(args: argparse.Namespace) -> int:
         print("Supported ciphers:\n" + " ".join(f"-{n}" for n in oe.names()))
         return 0
     if args.cipher is None:
-        print("numbades enc: a cipher is required, e.g. -des-ede3-cbc (see -ciphers)",
-              file=sys.stderr)
-        return 2
+        return _usage(args, "a cipher is required, e.g. -des-ede3-cbc (see -ciphers)")
     try:
         kdf.hash_name(args.md)
     except ValueError:
-        print(f"numbades enc: Unknown option or message digest: {args.md}", file=sys.stderr)
-        return 2
+        return _usage(args, f"Unknown option or message digest: {args.md}")
     with _terminate_cleanly():
         try:
             return _run(args)
@@ -257,6 +254,15 @@ def run(args: argparse.Namespace) -> int:
         except oe.EncError as exc:
             print(exc, file=sys.stderr)
             return 1
+
+
+def _usage(args: argparse.Namespace, message: str) -> int:
+    """A usage error: usage line and message on stderr, status 2 (as argparse)."""
+    parser = getattr(args, "parser", None)
+    if parser is not None:
+        parser.print_usage(sys.stderr)
+    print(f"numbades enc: error: {message}", file=sys.stderr)
+    return 2
 
 
 def _open_input(path: str | None) -> Any:
