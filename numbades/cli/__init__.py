@@ -1,6 +1,8 @@
 """Command line: ``python -m numbades <command>`` (also the ``numbades`` script).
 
 Commands:
+    enc      encrypt / decrypt files as ``openssl enc`` does (DES family), streaming
+    kcv      key check values of a key file (8-, 16-, 24-byte keys mixed)
     opts     time every engine on this machine, libdes ``options.txt`` style
     speed    libdes ``speed`` report, ``openssl speed`` layout; ``--compare`` for peers
     compile  fill Numba's cache with every engine's kernels (images, CI, workers)
@@ -16,11 +18,29 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from .. import __version__
 from . import compile as compile_command
+from . import enc, kcv, opts, speed
 from . import mac as mac_command
-from . import opts, speed
 
 COMMANDS = {
+    "enc": (
+        enc,
+        "encrypt or decrypt a file as `openssl enc` does (-des-ede3-cbc, -des, ...)",
+        (
+            "openssl enc for the DES family: the same flags, files and key derivation "
+            "(EVP_BytesToKey, -pbkdf2), streamed in chunks; -out is replaced only when the "
+            "whole input was processed. Failures print openssl's message and exit 1."
+        ),
+    ),
+    "kcv": (
+        kcv,
+        "key check values of a key file ('label hexkey' lines) or of keys on stdin",
+        (
+            "Print a table of key check values (the first bytes of E_K(0)) for 8-, 16- and "
+            "24-byte DES / Triple-DES keys, one 'label hexkey' (or bare 'hexkey') per line."
+        ),
+    ),
     "opts": (
         opts,
         "time every engine, print an options.txt-style table",
@@ -60,9 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``numbades`` argument parser with its subcommands."""
     parser = argparse.ArgumentParser(
         prog="numbades",
-        description="Measure numbades's DES engines on this machine.",
+        description=(
+            "DES and Triple-DES jobs from the command line (openssl-compatible file "
+            "encryption, key check values) and measurements of numbades's engines."
+        ),
         allow_abbrev=False,
     )
+    parser.add_argument("--version", action="version", version=f"numbades {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, summary, description) in COMMANDS.items():
         command = sub.add_parser(name, help=summary, description=description, allow_abbrev=False)
