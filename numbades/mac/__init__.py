@@ -10,7 +10,8 @@ One shape everywhere: ``bytes`` in gives ``bytes`` out (one message, one
 key); a 2-D ``uint8`` array of equal-length messages gives an (N, length)
 array, one tag per row; a key given as an (N, key bytes) ``uint8`` array
 puts row i under key i (with one message, that message under every key).
-``docs/api.md`` is the contract.
+Each function's docstring states its rules; more in the numbades
+documentation (docs/api.md in the source tree).
 """
 
 from __future__ import annotations
