@@ -21,7 +21,9 @@ The public surface is the names below:
 - ``crypt``, ``crypt_many``, ``crypt_verify``: DES-based crypt(3) hashes;
 - key helpers: ``set_odd_parity``, ``has_odd_parity``, ``is_weak_key``,
   ``is_semi_weak_key``; ``random_key(size)`` (odd parity, never weak or
-  degenerate); libdes's ``string_to_key`` and ``string_to_2keys``.
+  degenerate); libdes's ``string_to_key`` and ``string_to_2keys``;
+- ``mac``: ISO/IEC 9797-1 MAC algorithms 1 and 3 (CBC-MAC, retail MAC),
+  CMAC and libdes's ``quad_cksum``, over one message or many rows and keys.
 
 Each name's docstring states its rules; the full contract is in the
 numbades documentation (docs/api.md in the source tree).  The subpackages

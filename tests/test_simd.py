@@ -19,7 +19,7 @@ from numbades.engines.bitslice.cpu.simd import LANES_PER_VECTOR, load, splat, st
 from numbades.engines.bitslice.sboxes import sbox_luts_gen as _luts
 from numbades.tuning import machine as _machine
 
-from .test_sbox_luts import FULL, expected_tables, input_tables
+from .tools.test_sbox_luts import FULL, expected_tables, input_tables
 
 HAS_AVX512 = _machine.has_avx512()
 # The three inputs' columns of a truth table, as vpternlogq indexes its immediate.

@@ -134,9 +134,12 @@ def test_committed_module_is_rendered_from_its_data() -> None:
     assert text == MODULE_PATH.read_text()
 
 
-@pytest.mark.parametrize("box", [3])
+@pytest.mark.parametrize("box", [3, 7])
 def test_committed_program_is_generator_output(box: int) -> None:
-    """Replaying the recorded best attempt of a box gives exactly the committed program."""
+    """Replaying the records (tools/sbox_records.py) of a box gives exactly the
+    committed program, which the test above renders to the committed module
+    byte for byte (S4 and S8: tests/tools/test_sbox_cgp.py replays them too,
+    once per process; ``python -m tools.gen_sbox_luts`` replays all eight)."""
     from tools import gen_sbox_luts as gen
 
     ops, outs = gen.fold_outputs(gen.best_circuit(box, 1))

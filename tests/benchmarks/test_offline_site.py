@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-SCRIPT = Path(__file__).resolve().parent.parent / "benchmarks" / "offline_site.py"
+SCRIPT = Path(__file__).resolve().parents[2] / "benchmarks" / "offline_site.py"
 spec = importlib.util.spec_from_file_location("offline_site", SCRIPT)
 offline_site = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(offline_site)

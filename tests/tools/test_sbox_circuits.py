@@ -12,6 +12,7 @@ import importlib.util
 import inspect
 import itertools
 import random
+import re
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +21,9 @@ import pytest
 from numbades.des import fips as _fips
 from numbades.engines.bitslice.sboxes import sbox_circuits_gen as _sbox_circuits
 from tools import gen_sbox_circuits as gen
+from tools import sbox_core as core
+from tools import sbox_synth as synth
+from tools.sbox_records import GATE_BEST_ATTEMPTS
 
 BOXES = range(8)
 
@@ -114,11 +118,11 @@ def test_numba_njit_uint64(box: int) -> None:
 
 
 def test_generator_small_effort_is_correct_and_deterministic(tmp_path: Path) -> None:
-    first = gen.synth_box_once(2, gen.Params(widths=(2, 1), order=()), random.Random("t"))
-    second = gen.synth_box_once(2, gen.Params(widths=(2, 1), order=()), random.Random("t"))
+    first = synth.synth_box_once(2, synth.Params(widths=(2, 1), order=()), random.Random("t"))
+    second = synth.synth_box_once(2, synth.Params(widths=(2, 1), order=()), random.Random("t"))
     assert first == second
     ops, outs = first
-    assert gen.evaluate(ops, outs) == expected_planes(2)
+    assert core.evaluate(ops, outs) == expected_planes(2)
     src = gen.render_function("s3", ops, outs)
     path = tmp_path / "rendered_s3.py"
     path.write_text(src)
@@ -132,18 +136,23 @@ def test_generator_small_effort_is_correct_and_deterministic(tmp_path: Path) -> 
 
 def test_box_targets_match_fips() -> None:
     for box in BOXES:
-        assert gen.box_targets(box) == expected_planes(box)
+        assert core.box_targets(box) == expected_planes(box)
 
 
-@pytest.mark.parametrize("box", [3, 1, 5])
-def test_committed_circuit_is_generator_output(box: int) -> None:
-    """Replaying the recorded best attempt, reroutes and window rewrites gives
-    exactly the committed code (S6 has a window rewrite)."""
-    _, _, circ = gen.attempt(box, 1, gen.BEST_ATTEMPTS[box])
-    circ = gen.apply_reroutes(box, circ, gen.REROUTES.get(box, ()))
-    ops, outs = gen.apply_windows(box, circ, gen.WINDOWS.get(box, ()))
-    src = gen.render_function(f"s{box + 1}", ops, outs)
-    assert src == inspect.getsource(getattr(_sbox_circuits, f"s{box + 1}"))
+def test_replaying_the_records_regenerates_the_committed_module() -> None:
+    """``python -m tools.gen_sbox_circuits`` in one test: every box's recorded
+    best attempt, reroutes and window rewrites (tools/sbox_records.py) replayed
+    and rendered give the committed module byte for byte.  Only the header's
+    "search time", the wall-clock time of the run that wrote it, is taken from
+    the committed file."""
+    committed = Path(_sbox_circuits.__file__).read_text()
+    timed = re.search(r", search time: (\d+) s$", committed, re.MULTILINE)
+    assert timed is not None
+    circuits = [gen.best_circuit(box) for box in BOXES]
+    attempts = [f"{mode} {number}" for mode, number in (GATE_BEST_ATTEMPTS[b] for b in BOXES)]
+    command = "python -m tools.gen_sbox_circuits --seed 1"
+    text = gen.render_module(circuits, command, 1, attempts, float(timed.group(1)))
+    assert text == committed
 
 
 def test_polish_starts_are_the_smallest_distinct_attempts() -> None:
@@ -151,7 +160,7 @@ def test_polish_starts_are_the_smallest_distinct_attempts() -> None:
     number, one circuit per set of computed functions, at most ``count``."""
     small = gen.attempt(3, 1, ("perm", 460))[2]
     other = gen.attempt(3, 1, ("perm", 102))[2]
-    assert gen._signature(small) != gen._signature(other)
+    assert core.signature(small) != core.signature(other)
     ranked = [
         (len(other[0]) + 5, ("perm", 7), other),  # a copy of "other", ranked worse
         (len(other[0]) - 6, ("perm", 102), other),
@@ -175,7 +184,7 @@ def test_polish_steps_replay_from_the_raw_attempt() -> None:
     assert (box, got_start) == (7, start)
     assert steps, "S8's attempt 2383 shrinks under these orders"
     assert len(circ[0]) < len(raw[0])
-    assert gen.evaluate(*circ) == expected_planes(7)
+    assert core.evaluate(*circ) == expected_planes(7)
     assert gen.apply_reroutes(7, raw, steps) == circ
 
 
@@ -184,14 +193,14 @@ def test_window_gate_tables() -> None:
     complemented operands included."""
     for table in range(8):
         for neg_x, neg_y in itertools.product((False, True), repeat=2):
-            st = gen.State()
+            st = core.State()
             x, y = (0, neg_x), (1, neg_y)
             va, vb = st.value(x), st.value(y)
             want = 0
             for bit, (pa, pb) in enumerate(((0, 1), (1, 0), (1, 1))):
                 if table >> bit & 1:
                     want |= (va if pa else ~va) & (vb if pb else ~vb)
-            assert st.value(gen.window_gate(st, table, x, y)) == want & gen.FULL
+            assert st.value(core.window_gate(st, table, x, y)) == want & core.FULL
 
 
 def test_rebuild_window_splices_program_and_prunes() -> None:
@@ -200,17 +209,17 @@ def test_rebuild_window_splices_program_and_prunes() -> None:
     ops = [("in", i, -1) for i in range(6)]
     ops += [("andnot", 0, 1), ("andnot", 1, 0), ("or", 6, 7), ("and", 8, 2)]
     outs = [9]
-    before = gen.evaluate(ops, outs)
-    a1, a2, a3 = gen.INPUTS[0], gen.INPUTS[1], gen.INPUTS[2]
+    before = core.evaluate(ops, outs)
+    a1, a2, a3 = core.INPUTS[0], core.INPUTS[1], core.INPUTS[2]
     assert before == [(a1 ^ a2) & a3]  # independent of the evaluator's own bookkeeping
     # Window {6, 7, 8}; its output node 8 becomes program node 2 = xor(in 0, in 1).
     step = ((8,), (0, 1), ((0, 1, 0b011),), ((2, False),))
-    new_ops, new_outs = gen.rebuild_window((ops, outs), step)
-    assert gen.evaluate(new_ops, new_outs) == before
+    new_ops, new_outs = core.rebuild_window((ops, outs), step)
+    assert core.evaluate(new_ops, new_outs) == before
     assert len(new_ops) - 6 == 2
     # The same output taken complemented from the program must change it.
-    flipped = gen.rebuild_window((ops, outs), (step[0], step[1], step[2], ((2, True),)))
-    assert gen.evaluate(*flipped) != before
+    flipped = core.rebuild_window((ops, outs), (step[0], step[1], step[2], ((2, True),)))
+    assert core.evaluate(*flipped) != before
 
 
 def test_fix_polarity_shares_one_not() -> None:
@@ -221,7 +230,7 @@ def test_fix_polarity_shares_one_not() -> None:
     ops += [("xor", 0, 1), ("xor", 0, 2), ("not", 6, -1), ("not", 7, -1)]
     outs = [8, 9, 8, 9]
     fixed = sbox_polarity.fix_polarity((ops, outs))
-    assert gen.evaluate(*fixed) == gen.evaluate(ops, outs)
+    assert core.evaluate(*fixed) == core.evaluate(ops, outs)
     assert len(fixed[0]) - 6 == 3 and sbox_polarity.count_nots(fixed[0]) == 1
 
 
@@ -256,25 +265,13 @@ def test_rewrite_min_cost_table_is_cheapest_completion() -> None:
         assert table[idx] == lib.lookup_cost(best)
 
 
-def test_resub4_keeps_function_and_never_grows() -> None:
-    """4-divisor table resubstitution on a quick (poor) circuit for one output of S4."""
-    from tools import sbox_rewrite as rw
-
-    ops, outs = gen.synth_box_once(3, gen.Params(widths=(1,), order=()), random.Random("rw"))
-    circ = gen.prune_ops(ops, outs[:1])
-    before = gen.fixed_size(circ)
-    new = rw.resub4(circ, rounds=1)
-    assert gen.evaluate(*new) == expected_planes(3)[:1]
-    assert gen.fixed_size(new) <= before
-
-
 def test_lib_leaf_builds_target_on_care_set() -> None:
-    st = gen.State()
+    st = core.State()
     rng = random.Random(5)
     for _ in range(20):
         t = rng.getrandbits(64)
-        mask = gen.INPUTS[0] & ~gen.INPUTS[5] & gen.FULL  # a1 = 1, a6 = 0: four free inputs
-        res = gen.lib_leaf(st.copy(), t, mask)
+        mask = core.INPUTS[0] & ~core.INPUTS[5] & core.FULL  # a1 = 1, a6 = 0: four free inputs
+        res = synth.lib_leaf(st.copy(), t, mask)
         assert res is not None
         st1, sig = res
         assert not (st1.value(sig) ^ t) & mask

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 RESULTS = ROOT / "benchmarks" / "results"
 SCRIPT = ROOT / "benchmarks" / "plot_history.py"
 # The machine this project's history was first recorded on (benchmarks/record.sh names it).
