@@ -211,16 +211,34 @@ def key_check_values(keys: Keys | _KeyArray, length: int = 3) -> np.ndarray:
     if not 1 <= length <= 8:
         raise ValueError(f"length must be 1 to 8 bytes of the encrypted block, got {length}")
     if not isinstance(keys, _KeyArray):
-        keys = TripleDESArray(keys) if _width(keys) in (16, 24) else DESArray(keys)
+        width = _width(keys)
+        if width not in (8, 16, 24):
+            raise ValueError(
+                "key check values take 8-, 16- or 24-byte keys (a uint8 array of shape "
+                f"(N, 8), (N, 16) or (N, 24), or bytes-like keys of one length); got "
+                f"{_described(keys)}"
+            )
+        keys = TripleDESArray(keys) if width in (16, 24) else DESArray(keys)
     return np.ascontiguousarray(keys.encrypt(_ZERO_BLOCK)[:, :length])
 
 
 def _width(keys: Any) -> int:
-    """Bytes per key of a key-array argument, as far as its shape tells (8 when unsure)."""
+    """Bytes per key of a key-array argument, as far as its shape tells (8 when unsure).
+
+    0 for a uint8 array that is not 2-D (no key width at all).
+    """
     if isinstance(keys, np.ndarray):
-        return keys.shape[1] if keys.ndim == 2 and keys.dtype == np.uint8 else 8
+        if keys.dtype != np.uint8:
+            return 8  # a uint64 array of DES keys, or a dtype DESArray refuses
+        return keys.shape[1] if keys.ndim == 2 else 0
     if isinstance(keys, Sequence) and not isinstance(keys, (bytes, bytearray, str)) and keys:
         first = keys[0]
         if isinstance(first, (bytes, bytearray, memoryview)):
             return memoryview(first).nbytes
     return 8
+
+
+def _described(keys: Any) -> str:
+    if isinstance(keys, np.ndarray):
+        return f"shape {keys.shape}"
+    return f"a {memoryview(keys[0]).nbytes}-byte key 0"

@@ -52,6 +52,8 @@ def _rows(salts: Any, n: int) -> Rows:
             raise TypeError(f"a salts array holds str or bytes, not {salts.dtype}")
         if salts.shape[0] != n:
             raise ValueError(f"{n} passwords but {salts.shape[0]} salts")
+        if n == 0:
+            return rows_of([], np.zeros(0, dtype=np.intp))
         chars = np.ascontiguousarray(salts).view(
             np.uint32 if salts.dtype.kind == "U" else np.uint8).reshape(n, -1)
         two = np.zeros((n, 2), dtype=np.uint8)
@@ -80,6 +82,8 @@ def _passwords(passwords: Any) -> tuple[np.ndarray, list[bytes] | None, Any]:
         if passwords.ndim != 1:
             raise ValueError(f"passwords must be 1-D, got {passwords.ndim}-D")
         if passwords.dtype.kind == "S":  # fixed width, NUL-padded: a password ends at a NUL
+            if passwords.shape[0] == 0:
+                return np.zeros((0, 8), dtype=np.uint8), None, passwords
             width = passwords.dtype.itemsize
             raw = np.zeros((passwords.shape[0], max(width, 8)), dtype=np.uint8)
             raw[:, :width] = np.ascontiguousarray(passwords).view(np.uint8).reshape(-1, width)

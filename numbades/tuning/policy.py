@@ -162,10 +162,29 @@ def pick_key_rows(request: Request, chain: int, rows: int, blocks: int = 1) -> s
             return request.name
     least = KEY_ROWS_BITSLICE_MIN_ROWS if blocks <= 1 else KEY_ROWS_BITSLICE_MIN_ROWS_LONG
     if rows >= least and BITSLICE in KEY_ROWS_ENGINES:
-        return BITSLICE
+        ready = getattr(KEY_ROWS_ENGINES[BITSLICE], "key_rows_ready", None)
+        if warmup.ready_or_started(BITSLICE, chain, ready):
+            return BITSLICE
     return DEFAULT_TABLE_VARIANT
 
 
-def pick_crypt3() -> str:
-    """The engine for crypt(3) hashes: bitslice (the only ``Crypt3Engine``)."""
-    return BITSLICE if BITSLICE in CRYPT3_ENGINES else next(iter(CRYPT3_ENGINES))
+#: ``crypt_many`` runs on bitslice (2048 hashes a pass, each with its own salt) from this
+#: many hashes of one count and salt width up; below it the default table variant computes
+#: them one after another (``engines/table/crypt3.py``), as it does while bitslice is not
+#: compiled.  A pass costs about as much as 2048 hashes however few lanes are filled.
+#: Measured with ``benchmarks/crypt3_crossover.py`` (see its docstring).
+CRYPT3_BITSLICE_MIN_ROWS = 64
+
+
+def pick_crypt3(rows: int) -> str:
+    """The engine for ``rows`` crypt(3) hashes of one count: bitslice for many, once compiled.
+
+    Below ``CRYPT3_BITSLICE_MIN_ROWS``, or while the bitslice kernels are not
+    compiled (compiling them in the background, as for the other calls), the
+    default table variant.
+    """
+    if rows >= CRYPT3_BITSLICE_MIN_ROWS and BITSLICE in CRYPT3_ENGINES:
+        ready = getattr(CRYPT3_ENGINES[BITSLICE], "crypt3_ready", None)
+        if warmup.ready_or_started(BITSLICE, chains.ECB_ENCRYPT, ready):
+            return BITSLICE
+    return DEFAULT_TABLE_VARIANT

@@ -12,6 +12,7 @@ from numba import typeof
 
 from ...des.keybits import passes
 from .. import chains
+from . import crypt3
 from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
 from .kernels_gen import KERNELS, VariantKernels
 from .row_keys import row_schedules
@@ -71,6 +72,7 @@ class TableEngine:
             self.key_rows(chains.ECB_ENCRYPT, rows, np.zeros((1, 1), np.uint64),
                           np.zeros((1, sets), np.uint64), passes(sets, False),
                           np.zeros(1, np.uint64), True)
+        crypt3.compile_signature()
 
     def ecb(self, src, dst, keys, swap) -> None:
         self._kernels.ecb(src, dst, keys, self._table, swap)
@@ -104,6 +106,13 @@ class TableEngine:
             ks2d = row_schedules(key_words, passes, first, last - first)
             self._kernels.rows(src[first:last], dst[first:last], ks2d, self._table, swap, chain,
                                ivs[first:last])
+
+    # crypt(3) (engines.base.Crypt3Engine): one hash after another, the salt swapping E's bits.
+    # One kernel for every table variant (libdes's default loop): it serves few hashes, where
+    # the call's overhead, not the inner loop's shape, sets the cost.
+
+    def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
+        return crypt3.crypt3(key_words, salts, count)
 
 
 def _read_only(dtype) -> np.ndarray:

@@ -1,0 +1,125 @@
+"""crypt(3)'s DES on the table engine: a salt applied to the E-expansion, one hash after another.
+
+crypt(3) encrypts the zero block ``count`` times under a key made from the
+password, with a *salt*: salt bit ``i`` (0..23) swaps E-expansion output
+bits ``i`` and ``i + 24`` (0-based, FIPS order) in every round.  In the
+rotated-R frame (``frame``) E costs nothing: each S-box reads six adjacent
+bits of ``u = R ^ Ku`` or of ``t = rotr(R ^ Kt, 4)``.  E bit ``i`` belongs to
+S-box ``i // 6`` and its partner ``i + 24`` to S-box ``i // 6 + 4`` at the
+same place, and (derived below from the frame, and checked at import) the
+two always sit in the same word, 16 bit positions apart.  So the salt is a
+swap of bit pairs 16 apart in R, done before the key is XORed in: with
+``x = R ^ (R >> 16)`` and ``d = x & mask`` (the mask holding the lower bit
+of each pair), ``R ^ d ^ (d << 16)`` is R with every masked pair swapped,
+one mask for the u-word S-boxes and one for the t-word ones.
+
+This engine serves a hash or a few (one ``crypt`` or ``crypt_verify``)
+without the 2048-lane pass of the bitslice engine, and compiles in about a
+second.  Its table lookups depend on key bits: not constant-time.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ...des.keyschedule import PC1_BYTES, PC2_CHUNKS, SHIFTS, round_keys48_into
+from ..jit import always_inline, inline
+from .frame import FRAME_KEY_CHUNKS, SLOT_LAYOUT, SPTRANS, frame_schedule_into, slot_positions
+from .ip_fp import join_from_frame
+
+_INLINED_SOURCES_SHA256 = "f027ce4ab412ec8bcb8300745d761343bd1aa845f5d0f3c6a8c5d961d99d3ddf"  # see tools/stamp_kernel_sources.py
+
+#: E-expansion output bits a salt swaps: bit i with bit i + SALT_BITS.
+SALT_BITS = 24
+
+
+def _salt_masks() -> tuple[np.ndarray, np.ndarray]:
+    """Per salt bit, the lower frame bit of its pair in the u word (first array) or t word (second).
+
+    The pair is E bit ``i`` and its partner ``i + 24``, 16 positions apart
+    round the same word; the mask holds the lower one (below 16).
+    """
+    where = {}
+    for slot, (box, e_positions) in enumerate(SLOT_LAYOUT):
+        for index_bit, m in enumerate(e_positions):
+            where[box, m] = (slot % 2, slot_positions(slot)[index_bit])
+    masks = np.zeros((2, SALT_BITS), dtype=np.uint32)
+    for bit in range(SALT_BITS):
+        box, m = divmod(bit, 6)
+        word, position = where[box, m]
+        partner_word, partner_position = where[box + 4, m]
+        if partner_word != word or (partner_position - position) % 32 != 16:  # pragma: no cover
+            raise AssertionError(f"salt bit {bit}: E bits not 16 apart in one frame word")
+        masks[word, bit] = 1 << min(position, partner_position)  # the pair's lower bit
+    masks.setflags(write=False)
+    return masks[0], masks[1]
+
+
+SALT_U, SALT_T = _salt_masks()
+
+
+@inline
+def _salted_f(r, ku, kt, mu, mt, sp):
+    """One round's f(R, K) with E's salted bits swapped; R in the frame, result in the frame.
+
+    ``mu``/``mt`` hold the lower bit (below 16) of each pair to swap.
+    """
+    always_inline()
+    x = r ^ (r >> 16)  # bit p (< 16): whether R's bits p and p + 16 differ
+    du = x & mu
+    dt = x & mt
+    u = r ^ du ^ (du << 16) ^ ku
+    t = r ^ dt ^ (dt << 16) ^ kt
+    t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+    return (
+        sp[0, (u >> 2) & 0x3F] ^ sp[2, (u >> 10) & 0x3F]
+        ^ sp[4, (u >> 18) & 0x3F] ^ sp[6, (u >> 26) & 0x3F]
+        ^ sp[1, (t >> 2) & 0x3F] ^ sp[3, (t >> 10) & 0x3F]
+        ^ sp[5, (t >> 18) & 0x3F] ^ sp[7, (t >> 26) & 0x3F]
+    )
+
+
+@njit(nogil=True, cache=True)
+def _crypt_rows(key_words, salts, count, out):
+    sp = SPTRANS
+    rk = np.empty(16, dtype=np.uint64)
+    ks = np.empty(32, dtype=np.uint32)
+    for i in range(key_words.shape[0]):
+        round_keys48_into(key_words[i], PC1_BYTES, PC2_CHUNKS, SHIFTS, rk)
+        frame_schedule_into(rk, FRAME_KEY_CHUNKS, ks)
+        salt = salts[i]
+        mu = np.int64(0)
+        mt = np.int64(0)
+        for b in range(SALT_BITS):
+            if (salt >> np.uint64(b)) & np.uint64(1):
+                mu |= SALT_U[b]
+                mt |= SALT_T[b]
+        left = np.int64(0)  # IP of the zero block, in the frame
+        right = np.int64(0)
+        for _ in range(count):
+            for k in range(0, 32, 4):
+                left ^= _salted_f(right, ks[k], ks[k + 1], mu, mt, sp)
+                right ^= _salted_f(left, ks[k + 2], ks[k + 3], mu, mt, sp)
+            # The output block's IP is its preoutput R16 || L16: the next iteration starts there.
+            left, right = right, left
+        out[i] = join_from_frame(left, right)
+
+
+def crypt3(key_words: np.ndarray, salts: np.ndarray, count: int) -> np.ndarray:
+    """E^count(0) under key i with salt i (24 bits at most), as (rows,) uint64 block values."""
+    key_words, salts = _writable_words(key_words), _writable_words(salts)
+    out = np.empty(key_words.shape[0], dtype=np.uint64)
+    _crypt_rows(key_words, salts, int(count), out)
+    return out
+
+
+def _writable_words(a: np.ndarray) -> np.ndarray:
+    """C-contiguous, writable uint64: the kernel's one signature (read-only is another type)."""
+    a = np.ascontiguousarray(a, dtype=np.uint64)
+    return a if a.flags.writeable else a.copy()
+
+
+def compile_signature() -> None:
+    """Compile (or load) the kernel for the one signature every caller passes."""
+    crypt3(np.zeros(1, np.uint64), np.zeros(1, np.uint64), 1)
