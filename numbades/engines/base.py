@@ -133,6 +133,10 @@ class Crypt3Engine(Protocol):
         """
         ...
 
+    def crypt3_one(self, key_word: int, salt: int, count: int, wide_salt: bool) -> int:
+        """``crypt3`` of one key and salt (ints), as an int: the short path of one hash."""
+        ...
+
 
 class Schedule:
     """Round keys of one cipher in both directions, and each engine's key form, built on demand.

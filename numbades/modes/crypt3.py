@@ -55,6 +55,22 @@ def _fold(keys: np.ndarray, passwords: Sequence[bytes], rows: np.ndarray) -> Non
                                                               8 * step))
 
 
+def hash_one(password: bytes, setting: fmt.Setting) -> str:
+    """crypt(3) of one checked password (bytes) and parsed setting, as the hash string.
+
+    The short path of ``crypt`` and ``crypt_verify``: no per-row arrays
+    beyond the engine's one-element inputs, the hash encoded in Python.
+    """
+    key = fmt.key_value(password)
+    if setting.extended and len(password) > 8:
+        keys = np.array([key], dtype=np.uint64)
+        _fold(keys, [password], np.zeros(1, dtype=np.intp))
+        key = int(keys[0])
+    engine = CRYPT3_ENGINES[policy.pick_crypt3(1)]
+    value = engine.crypt3_one(key, setting.salt, setting.count, setting.extended)
+    return setting.prefix + fmt.encode_value(value)
+
+
 class Rows(NamedTuple):
     """What to compute for each row: the setting's parts as arrays (see ``des.crypt3``)."""
 

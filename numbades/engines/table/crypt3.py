@@ -71,39 +71,52 @@ def _salted_f(r, ku, kt, mu, mt, sp):
     dt = x & mt
     u = r ^ du ^ (du << 16) ^ ku
     t = r ^ dt ^ (dt << 16) ^ kt
-    t = ((t >> 4) | (t << 28)) & 0xFFFFFFFF
+    # The t tables read 4 bits higher than the u tables (``frame.slot_positions``): taken
+    # from t where they are, rather than rotating t first; the last one wraps round.
     return (
         sp[0, (u >> 2) & 0x3F] ^ sp[2, (u >> 10) & 0x3F]
         ^ sp[4, (u >> 18) & 0x3F] ^ sp[6, (u >> 26) & 0x3F]
-        ^ sp[1, (t >> 2) & 0x3F] ^ sp[3, (t >> 10) & 0x3F]
-        ^ sp[5, (t >> 18) & 0x3F] ^ sp[7, (t >> 26) & 0x3F]
+        ^ sp[1, (t >> 6) & 0x3F] ^ sp[3, (t >> 14) & 0x3F]
+        ^ sp[5, (t >> 22) & 0x3F] ^ sp[7, ((t >> 30) | (t << 2)) & 0x3F]
     )
+
+
+@inline
+def _crypt_value(key, salt, count, rk, ks):
+    """E^count(0) under ``key`` with ``salt``; ``rk``/``ks`` are scratch for the key schedule."""
+    always_inline()
+    sp = SPTRANS
+    round_keys48_into(key, PC1_BYTES, PC2_CHUNKS, SHIFTS, rk)
+    frame_schedule_into(rk, FRAME_KEY_CHUNKS, ks)
+    mu = np.int64(0)
+    mt = np.int64(0)
+    for b in range(SALT_BITS):
+        if (salt >> b) & 1:
+            mu |= SALT_U[b]
+            mt |= SALT_T[b]
+    left = np.int64(0)  # IP of the zero block, in the frame
+    right = np.int64(0)
+    for _ in range(count):
+        for k in range(0, 32, 4):
+            left ^= _salted_f(right, ks[k], ks[k + 1], mu, mt, sp)
+            right ^= _salted_f(left, ks[k + 2], ks[k + 3], mu, mt, sp)
+        # The output block's IP is its preoutput R16 || L16: the next iteration starts there.
+        left, right = right, left
+    return join_from_frame(left, right)
 
 
 @njit(nogil=True, cache=True)
 def _crypt_rows(key_words, salts, count, out):
-    sp = SPTRANS
     rk = np.empty(16, dtype=np.uint64)
     ks = np.empty(32, dtype=np.uint32)
     for i in range(key_words.shape[0]):
-        round_keys48_into(key_words[i], PC1_BYTES, PC2_CHUNKS, SHIFTS, rk)
-        frame_schedule_into(rk, FRAME_KEY_CHUNKS, ks)
-        salt = salts[i]
-        mu = np.int64(0)
-        mt = np.int64(0)
-        for b in range(SALT_BITS):
-            if (salt >> np.uint64(b)) & np.uint64(1):
-                mu |= SALT_U[b]
-                mt |= SALT_T[b]
-        left = np.int64(0)  # IP of the zero block, in the frame
-        right = np.int64(0)
-        for _ in range(count):
-            for k in range(0, 32, 4):
-                left ^= _salted_f(right, ks[k], ks[k + 1], mu, mt, sp)
-                right ^= _salted_f(left, ks[k + 2], ks[k + 3], mu, mt, sp)
-            # The output block's IP is its preoutput R16 || L16: the next iteration starts there.
-            left, right = right, left
-        out[i] = join_from_frame(left, right)
+        out[i] = _crypt_value(key_words[i], np.int64(salts[i]), count, rk, ks)
+
+
+@njit(nogil=True, cache=True)
+def _crypt_one(key, salt, count):
+    return _crypt_value(key, salt, count, np.empty(16, dtype=np.uint64),
+                        np.empty(32, dtype=np.uint32))
 
 
 def crypt3(key_words: np.ndarray, salts: np.ndarray, count: int) -> np.ndarray:
@@ -114,6 +127,11 @@ def crypt3(key_words: np.ndarray, salts: np.ndarray, count: int) -> np.ndarray:
     return out
 
 
+def crypt3_one(key: int, salt: int, count: int) -> int:
+    """E^count(0) under one key (a 64-bit value) with one salt: the short path of one hash."""
+    return int(_crypt_one(np.uint64(key), salt, count))
+
+
 def _writable_words(a: np.ndarray) -> np.ndarray:
     """C-contiguous, writable uint64: the kernel's one signature (read-only is another type)."""
     a = np.ascontiguousarray(a, dtype=np.uint64)
@@ -121,5 +139,6 @@ def _writable_words(a: np.ndarray) -> np.ndarray:
 
 
 def compile_signature() -> None:
-    """Compile (or load) the kernel for the one signature every caller passes."""
+    """Compile (or load) the kernels for the one signature every caller passes."""
     crypt3(np.zeros(1, np.uint64), np.zeros(1, np.uint64), 1)
+    crypt3_one(0, 0, 1)

@@ -114,6 +114,9 @@ class TableEngine:
     def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
         return crypt3.crypt3(key_words, salts, count)
 
+    def crypt3_one(self, key_word, salt, count, wide_salt) -> int:
+        return crypt3.crypt3_one(key_word, salt, count)
+
 
 def _read_only(dtype) -> np.ndarray:
     a = np.zeros(1, dtype)
