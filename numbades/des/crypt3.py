@@ -167,9 +167,10 @@ def password_bytes(password: object) -> bytes:
     return data
 
 
-def key_value(chunk: bytes) -> int:
-    """Up to 8 password bytes as a DES key: each shifted left one bit (the top bit is lost)."""
-    return (int.from_bytes(chunk[:8].ljust(8, b"\0"), "big") << 1) & 0xFEFEFEFEFEFEFEFE
+#: A password's first 8 bytes as a DES key: the big-endian value shifted left one bit and
+#: masked with this (each byte's top bit is lost; its low bit, parity, is zero).
+KEY_BITS = 0xFEFEFEFEFEFEFEFE
+
 
 
 #: Every 12-bit value as its two characters, most significant first.

@@ -61,7 +61,7 @@ def hash_one(password: bytes, setting: fmt.Setting) -> str:
     The short path of ``crypt`` and ``crypt_verify``: no per-row arrays
     beyond the engine's one-element inputs, the hash encoded in Python.
     """
-    key = fmt.key_value(password)
+    key = (int.from_bytes(password[:8].ljust(8, b"\0"), "big") << 1) & fmt.KEY_BITS
     if setting.extended and len(password) > 8:
         keys = np.array([key], dtype=np.uint64)
         _fold(keys, [password], np.zeros(1, dtype=np.intp))

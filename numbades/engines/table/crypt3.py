@@ -115,8 +115,9 @@ def _crypt_rows(key_words, salts, count, out):
 
 @njit(nogil=True, cache=True)
 def _crypt_one(key, salt, count):
-    return _crypt_value(key, salt, count, np.empty(16, dtype=np.uint64),
-                        np.empty(32, dtype=np.uint32))
+    value = _crypt_value(np.uint64(key), salt, count, np.empty(16, dtype=np.uint64),
+                         np.empty(32, dtype=np.uint32))
+    return int(value)
 
 
 def crypt3(key_words: np.ndarray, salts: np.ndarray, count: int) -> np.ndarray:
@@ -127,9 +128,13 @@ def crypt3(key_words: np.ndarray, salts: np.ndarray, count: int) -> np.ndarray:
     return out
 
 
-def crypt3_one(key: int, salt: int, count: int) -> int:
-    """E^count(0) under one key (a 64-bit value) with one salt: the short path of one hash."""
-    return int(_crypt_one(np.uint64(key), salt, count))
+def crypt3_one(key: int, salt: int, count: int, wide_salt: bool = True) -> int:
+    """E^count(0) under one key (a 64-bit value) with one salt: the short path of one hash.
+
+    The key crosses as a signed 64-bit int (its two's complement), so the
+    kernel has one signature without making a NumPy scalar per call.
+    """
+    return _crypt_one(key - ((key >> 63) << 64), salt, count)
 
 
 def _writable_words(a: np.ndarray) -> np.ndarray:

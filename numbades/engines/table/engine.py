@@ -12,7 +12,7 @@ from numba import typeof
 
 from ...des.keybits import passes
 from .. import chains
-from . import crypt3
+from . import crypt3 as crypt3_kernels
 from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
 from .kernels_gen import KERNELS, VariantKernels
 from .row_keys import row_schedules
@@ -72,7 +72,7 @@ class TableEngine:
             self.key_rows(chains.ECB_ENCRYPT, rows, np.zeros((1, 1), np.uint64),
                           np.zeros((1, sets), np.uint64), passes(sets, False),
                           np.zeros(1, np.uint64), True)
-        crypt3.compile_signature()
+        crypt3_kernels.compile_signature()
 
     def ecb(self, src, dst, keys, swap) -> None:
         self._kernels.ecb(src, dst, keys, self._table, swap)
@@ -112,10 +112,11 @@ class TableEngine:
     # the call's overhead, not the inner loop's shape, sets the cost.
 
     def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
-        return crypt3.crypt3(key_words, salts, count)
+        return crypt3_kernels.crypt3(key_words, salts, count)
 
-    def crypt3_one(self, key_word, salt, count, wide_salt) -> int:
-        return crypt3.crypt3_one(key_word, salt, count)
+    # crypt3_one(key_word, salt, count, wide_salt) -> int: the module's function itself, as
+    # a call of one hash is mostly call overhead.
+    crypt3_one = staticmethod(crypt3_kernels.crypt3_one)
 
 
 def _read_only(dtype) -> np.ndarray:
