@@ -4,6 +4,7 @@ Commands:
     opts     time every engine on this machine, libdes ``options.txt`` style
     speed    libdes ``speed`` report, ``openssl speed`` layout; ``--compare`` for peers
     compile  fill Numba's cache with every engine's kernels (images, CI, workers)
+    crypt    which users of a user:hash file a password (or a word list) matches
 
 Usage errors (unknown command, bad flag or value) exit with status 2, as
 argparse does; a finished run exits 0, or 1 if an engine failed.
@@ -16,6 +17,7 @@ import sys
 from collections.abc import Sequence
 
 from . import compile as compile_command
+from . import crypt as crypt_command
 from . import opts, speed
 
 COMMANDS = {
@@ -41,6 +43,14 @@ COMMANDS = {
         (
             "Compile (or load) every engine's kernels into Numba's on-disk cache, spread "
             "over several processes, so that later processes start without compiling."
+        ),
+    ),
+    "crypt": (
+        crypt_command,
+        "check a password (or word list) against a file of user:hash crypt(3) lines",
+        (
+            "Print the users of a user:hash file (shadow, passwd or htpasswd style) whose "
+            "DES crypt(3) hash a password matches; exit 0 if any did, 1 if none."
         ),
     ),
 }
