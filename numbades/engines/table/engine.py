@@ -72,7 +72,8 @@ class TableEngine:
             self.key_rows(chains.ECB_ENCRYPT, rows, np.zeros((1, 1), np.uint64),
                           np.zeros((1, sets), np.uint64), passes(sets, False),
                           np.zeros(1, np.uint64), True)
-        crypt3_kernels.compile_signature()
+        if self.name == DEFAULT:  # crypt(3) runs on the default loop only (policy.pick_crypt3)
+            crypt3_kernels.compile_signature()
 
     def ecb(self, src, dst, keys, swap) -> None:
         self._kernels.ecb(src, dst, keys, self._table, swap)
@@ -108,8 +109,9 @@ class TableEngine:
                                ivs[first:last])
 
     # crypt(3) (engines.base.Crypt3Engine): one hash after another, the salt swapping E's bits.
-    # One kernel for every table variant (libdes's default loop): it serves few hashes, where
-    # the call's overhead, not the inner loop's shape, sets the cost.
+    # One kernel (``crypt3.py``, its own round loop) shared by every table variant; ``auto``
+    # reaches it through the default one.  It serves a few hashes, where the call's
+    # overhead and one hash's chain of rounds, not the libdes loop shape, set the cost.
 
     def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
         return crypt3_kernels.crypt3(key_words, salts, count)
