@@ -32,6 +32,8 @@ def crypt(password: Password, salt_or_setting: str) -> str:
     outside ``./0-9A-Za-z``).
     """
     setting = fmt.parse_setting(salt_or_setting)
+    if type(password) is str and "\0" not in password:  # the common case, without a call
+        return hash_one(password.encode("utf-8"), setting)
     return hash_one(fmt.password_bytes(password), setting)
 
 

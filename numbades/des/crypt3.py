@@ -174,14 +174,7 @@ KEY_BITS = 0xFEFEFEFEFEFEFEFE
 
 
 #: Every 12-bit value as its two characters, most significant first.
-_PAIRS = tuple(a + b for a in ALPHABET for b in ALPHABET)
-
-
-def encode_value(value: int) -> str:
-    """A 64-bit result as its 11 hash characters (one value: plain Python, no kernel call)."""
-    p = _PAIRS
-    return (p[value >> 52] + p[(value >> 40) & 4095] + p[(value >> 28) & 4095]
-            + p[(value >> 16) & 4095] + p[(value >> 4) & 4095] + ALPHABET[(value << 2) & 63])
+PAIRS = tuple(a + b for a in ALPHABET for b in ALPHABET)
 
 
 @njit(nogil=True, cache=True)

@@ -133,7 +133,7 @@ class Crypt3Engine(Protocol):
         """
         ...
 
-    def crypt3_one(self, key_word: int, salt: int, count: int, wide_salt: bool) -> int:
+    def crypt3_one(self, key_word: int, salt: int, count: int) -> int:
         """``crypt3`` of one key and salt (ints), as an int: the short path of one hash."""
         ...
 

@@ -67,8 +67,10 @@ def hash_one(password: bytes, setting: fmt.Setting) -> str:
         _fold(keys, [password], np.zeros(1, dtype=np.intp))
         key = int(keys[0])
     engine = CRYPT3_ENGINES[policy.pick_crypt3(1)]
-    value = engine.crypt3_one(key, setting.salt, setting.count, setting.extended)
-    return setting.prefix + fmt.encode_value(value)
+    v = engine.crypt3_one(key, setting.salt, setting.count)
+    p = fmt.PAIRS  # the hash characters, 12 bits at a time: this path is mostly call overhead
+    return (setting.prefix + p[v >> 52] + p[(v >> 40) & 4095] + p[(v >> 28) & 4095]
+            + p[(v >> 16) & 4095] + p[(v >> 4) & 4095] + fmt.ALPHABET[(v << 2) & 63])
 
 
 class Rows(NamedTuple):

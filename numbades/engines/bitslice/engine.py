@@ -143,9 +143,9 @@ class BitsliceEngine:
     def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
         return crypt3.crypt3(key_words, salts, count, wide_salt)
 
-    def crypt3_one(self, key_word, salt, count, wide_salt) -> int:
+    def crypt3_one(self, key_word, salt, count) -> int:
         return int(crypt3.crypt3(np.array([key_word], np.uint64), np.array([salt], np.uint64),
-                                 count, wide_salt)[0])
+                                 count, salt >= 1 << 12)[0])
 
     def crypt3_ready(self) -> bool:
         """Whether crypt(3) runs without compiling (both salt widths)."""

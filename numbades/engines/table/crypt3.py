@@ -120,21 +120,22 @@ def _crypt_one(key, salt, count):
     return int(value)
 
 
+def crypt3_one(key: int, salt: int, count: int) -> int:
+    """E^count(0) under one key (a 64-bit value) with one salt: the short path of one hash.
+
+    The key crosses as a signed 64-bit int (its two's complement): one
+    kernel signature, and Numba's fast path for arguments (a Python int of
+    2**63 or more takes its slow one, tens of microseconds).
+    """
+    return _crypt_one(key - ((key >> 63) << 64), salt, count)
+
+
 def crypt3(key_words: np.ndarray, salts: np.ndarray, count: int) -> np.ndarray:
     """E^count(0) under key i with salt i (24 bits at most), as (rows,) uint64 block values."""
     key_words, salts = _writable_words(key_words), _writable_words(salts)
     out = np.empty(key_words.shape[0], dtype=np.uint64)
     _crypt_rows(key_words, salts, int(count), out)
     return out
-
-
-def crypt3_one(key: int, salt: int, count: int, wide_salt: bool = True) -> int:
-    """E^count(0) under one key (a 64-bit value) with one salt: the short path of one hash.
-
-    The key crosses as a signed 64-bit int (its two's complement), so the
-    kernel has one signature without making a NumPy scalar per call.
-    """
-    return _crypt_one(key - ((key >> 63) << 64), salt, count)
 
 
 def _writable_words(a: np.ndarray) -> np.ndarray:
