@@ -21,6 +21,10 @@ from .modes.crypt3 import Rows, first_bytes, hash_many, hash_one, rows_of
 
 Password = str | bytes | bytearray | memoryview
 
+#: Batches of up to this many hashes (lists of passwords) take ``crypt``'s short path one
+#: by one: below it, building the batch's arrays costs more than the hashes.
+FEW_HASHES = 8
+
 
 def crypt(password: Password, salt_or_setting: str) -> str:
     """The crypt(3) hash of ``password``: a 2-character salt, ``_CCCCSSSS``, or a whole hash.
@@ -73,12 +77,20 @@ def _rows(salts: Any, n: int) -> Rows:
     salts = _sequence(salts, "salts")
     if len(salts) != n:
         raise ValueError(f"{n} passwords but {len(salts)} salts")
+    return rows_of(*_distinct_settings(salts))
+
+
+def _distinct_settings(salts: Sequence[Any]) -> tuple[list[fmt.Setting], np.ndarray]:
+    """The distinct settings of a sequence of str, parsed, and each row's index into them.
+
+    Errors name the first row at fault.
+    """
     for row, salt in enumerate(salts):
         if type(salt) is not str:
             raise TypeError(f"salt {row} must be a str, not {type(salt).__name__}")
     index: dict[str, int] = {}
     which = np.fromiter((index.setdefault(s, len(index)) for s in salts), dtype=np.intp,
-                        count=n)
+                        count=len(salts))
     settings = []
     for text in index:
         try:
@@ -86,7 +98,7 @@ def _rows(salts: Any, n: int) -> Rows:
         except ValueError as exc:
             row = next(i for i, s in enumerate(salts) if s == text)
             raise ValueError(f"salt {row}: {exc}") from None
-    return rows_of(settings, which)
+    return settings, which
 
 
 def _refused_after_salt(codes: np.ndarray) -> bool:
@@ -118,6 +130,12 @@ def _passwords(passwords: Any) -> tuple[np.ndarray, list[bytes] | None, Any]:
                 raw[np.logical_or.accumulate(nul, axis=1)] = 0
             return raw[:, :8], None, passwords
         passwords = passwords.tolist()
+    data = _password_list(passwords)
+    return first_bytes(data), data, None
+
+
+def _password_list(passwords: Any) -> list[bytes]:
+    """A list or tuple of passwords as bytes, each checked; errors name the row."""
     passwords = _sequence(passwords, "passwords")
     try:
         data = [p.encode("utf-8") if type(p) is str else fmt.password_bytes(p) for p in passwords]
@@ -131,7 +149,7 @@ def _passwords(passwords: Any) -> tuple[np.ndarray, list[bytes] | None, Any]:
     if b"\0" in b"".join(data):
         bad = next(i for i, p in enumerate(data) if b"\0" in p)
         raise ValueError(f"password {bad} contains a NUL byte, which crypt(3) cannot take")
-    return first_bytes(data), data, None
+    return data
 
 
 def _whole(data: list[bytes] | None, array: Any) -> list[bytes]:
@@ -151,6 +169,11 @@ def crypt_many(passwords: Sequence[Password] | np.ndarray,
     or setting for all, or one per password (a list, or a str/bytes array).
     Every password and setting is checked before any hash is computed.
     """
+    if (isinstance(passwords, (list, tuple)) and len(passwords) <= FEW_HASHES
+            and isinstance(salts, (str, list, tuple))):
+        data = _password_list(passwords)  # a few: one by one on the short path
+        return [hash_one(d, s) for d, s in zip(data, _setting_list(salts, len(data)),
+                                              strict=True)]
     first8, data, array = _passwords(passwords)
     rows = _rows(salts, first8.shape[0])
     if data is None and rows.extended.any():
@@ -167,6 +190,23 @@ def crypt_many(passwords: Sequence[Password] | np.ndarray,
     if width == 2 + fmt.HASH_CHARS or not (rows.widths == 2).any():
         return [text[i:i + width] for i in range(0, len(text), width)]
     return [text[i:i + width].rstrip("\0") for i in range(0, len(text), width)]
+
+
+def _setting_list(salts: str | Sequence[str], n: int) -> list[fmt.Setting]:
+    """Each row's parsed setting: one for all, or a list or tuple of n."""
+    if isinstance(salts, str):
+        return [fmt.parse_setting(salts)] * n
+    if len(salts) != n:
+        raise ValueError(f"{n} passwords but {len(salts)} salts")
+    settings = []
+    for row, salt in enumerate(salts):
+        if type(salt) is not str:
+            raise TypeError(f"salt {row} must be a str, not {type(salt).__name__}")
+        try:
+            settings.append(fmt.parse_setting(salt))  # cached per distinct setting
+        except ValueError as exc:
+            raise ValueError(f"salt {row}: {exc}") from None
+    return settings
 
 
 def crypt_verify(password: Password, hashed: str) -> bool:
@@ -231,6 +271,12 @@ def crypt_verify_many(passwords: Password | Sequence[Password] | np.ndarray,
     at = np.array([i for i, s in enumerate(settings) if s is not None], dtype=np.intp)
     result = np.zeros(n, dtype=bool)
     if at.size == 0:
+        return result
+    if at.size <= FEW_HASHES:  # a few: one by one on the short path
+        every = _whole(data, array)
+        for i in at.tolist():
+            computed = hash_one(every[i], settings[i])
+            result[i] = hmac.compare_digest(computed.encode("ascii"), texts[i].encode("ascii"))
         return result
     rows = rows_of([settings[i] for i in at.tolist()], np.arange(at.size))
     whole = None
