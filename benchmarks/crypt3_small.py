@@ -10,7 +10,8 @@
    figure is the best of ``--rounds`` rounds, so load on a shared machine
    hits both alike; the ratio is glibc's time over numbades's (above 1:
    numbades faster).
-2. **Crossover** (where ``tuning.policy.CRYPT3_BITSLICE_MIN_ROWS`` comes
+2. **A few hashes**: ``crypt_many`` of a list against a loop of glibc's.
+3. **Crossover** (where ``tuning.policy.CRYPT3_BITSLICE_MIN_ROWS`` comes
    from): N traditional hashes on the table engine (one after another)
    against the bitslice engine (a key and salt per lane), by N.
 """
@@ -54,6 +55,20 @@ def one_hash(rounds: int) -> None:
               f"glibc/numbades {g / n:5.2f}")
 
 
+def few_hashes(rounds: int) -> None:
+    print("a few hashes: numbades.crypt_many(list) against a loop of glibc crypt(3)")
+    for n, setting in ((5, "ab"), (20, "ab"), (5, "_J9..CCCC")):
+        words = [f"pw{i}" for i in range(n)]
+        assert numbades.crypt_many(words, setting) == [libc.crypt(w, setting) for w in words]
+        ours, theirs = [], []
+        for _ in range(rounds):
+            theirs.append(_best(lambda w=words, s=setting: [libc.crypt(p, s) for p in w], 20))
+            ours.append(_best(lambda w=words, s=setting: numbades.crypt_many(w, s), 20))
+        g, m = min(theirs), min(ours)
+        print(f"  {n:3} x {setting:10} glibc {g * 1e6:10.1f} us   numbades {m * 1e6:10.1f} us   "
+              f"glibc/numbades {g / m:5.2f}")
+
+
 def crossover(rounds: int) -> None:
     print("crossover: N traditional hashes, table engine against bitslice (hashes/s ratio)")
     rng = np.random.default_rng(0)
@@ -78,6 +93,7 @@ def main() -> None:
     args = parser.parse_args()
     numbades.crypt("pw", "ab")  # compile or load the table kernels
     one_hash(args.rounds)
+    few_hashes(args.rounds)
     if not args.skip_crossover:
         crossover(args.rounds)
 

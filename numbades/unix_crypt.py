@@ -23,7 +23,7 @@ Password = str | bytes | bytearray | memoryview
 
 #: Batches of up to this many hashes (lists of passwords) take ``crypt``'s short path one
 #: by one: below it, building the batch's arrays costs more than the hashes.
-FEW_HASHES = 8
+FEW_HASHES = 32
 
 
 def crypt(password: Password, salt_or_setting: str) -> str:
