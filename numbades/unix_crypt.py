@@ -1,4 +1,4 @@
-"""crypt(3)'s DES-based hashes: ``crypt``, ``crypt_many``, ``crypt_verify``.
+"""crypt(3)'s DES-based hashes: ``crypt``, ``crypt_many``, ``crypt_verify``, ``crypt_verify_many``.
 
 Traditional DES crypt (2-character salt, 13-character hash) and BSDi
 extended DES crypt (``_`` + 4 count + 4 salt characters, 20-character
