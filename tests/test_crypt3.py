@@ -327,3 +327,19 @@ def test_crypt_verify_many_matches_glibc(rows):
         numbades.crypt_verify_many("pw", [hashes[0], None])
     with pytest.raises(TypeError):
         numbades.crypt_verify_many("pw", "ab")
+
+
+def test_numbades_variant_bitslice_makes_every_hash_constant_time(monkeypatch):
+    """NUMBADES_VARIANT names the engine for crypt(3) too (bitslice: constant time)."""
+    from numbades.engines.registry import CRYPT3_ENGINES
+    from numbades.tuning import policy
+
+    table = CRYPT3_ENGINES["table"]
+    monkeypatch.setenv("NUMBADES_VARIANT", "bitslice")
+    monkeypatch.setattr(policy, "_crypt3_preference", [])  # read once per process: again here
+    monkeypatch.setattr(table, "crypt3", _bitslice_must_not_run)  # here: the table must not run
+    monkeypatch.setattr(table, "crypt3_one", _bitslice_must_not_run)
+    assert numbades.crypt("pw", "ab") == glibc("pw", "ab")
+    assert numbades.crypt_verify("pw", glibc("pw", "_J9..CCCC"))
+    assert numbades.crypt_many(["a", "b" * 9], "_J9..CCCC") == [
+        glibc("a", "_J9..CCCC"), glibc("b" * 9, "_J9..CCCC")]

@@ -178,13 +178,31 @@ def pick_key_rows(request: Request, chain: int, rows: int, blocks: int = 1) -> s
 CRYPT3_BITSLICE_MIN_ROWS = 64
 
 
+#: ``NUMBADES_VARIANT`` as crypt(3) reads it: once per process (reading the environment
+#: costs a microsecond when the variable is unset, a fifth of one hash).
+_crypt3_preference: list[str | None] = []
+
+
+def forget_crypt3_preference() -> None:
+    """Read ``NUMBADES_VARIANT`` again at the next crypt(3) call (tests)."""
+    _crypt3_preference.clear()
+
+
 def pick_crypt3(rows: int) -> str:
     """The engine for ``rows`` crypt(3) hashes of one count: bitslice for many, once compiled.
 
-    Below ``CRYPT3_BITSLICE_MIN_ROWS``, or while the bitslice kernels are not
-    compiled (compiling them in the background, as for the other calls), the
-    default table variant.
+    An engine named by ``NUMBADES_VARIANT`` (read at the first crypt(3)
+    call of the process) serves every crypt(3) call (``bitslice``: constant
+    time, compiled on demand); a value that names no engine is left to the
+    cipher objects to report.  Else, below ``CRYPT3_BITSLICE_MIN_ROWS``, or
+    while the bitslice kernels are not compiled (compiling them in the
+    background, as for the other calls), the default table variant.
     """
+    if not _crypt3_preference:
+        _crypt3_preference.append(os.environ.get(ENV_VARIANT))
+    preferred = _crypt3_preference[0]
+    if preferred in CRYPT3_ENGINES:
+        return preferred
     if rows >= CRYPT3_BITSLICE_MIN_ROWS and BITSLICE in CRYPT3_ENGINES:
         ready = getattr(CRYPT3_ENGINES[BITSLICE], "crypt3_ready", None)
         if warmup.ready_or_started(BITSLICE, chains.ECB_ENCRYPT, ready):
