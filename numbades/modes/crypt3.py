@@ -67,7 +67,7 @@ def hash_one(password: bytes, setting: fmt.Setting) -> str:
         _fold(keys, [password], np.zeros(1, dtype=np.intp))
         key = int(keys[0])
     engine = CRYPT3_ENGINES[policy.pick_crypt3(1)]
-    v = engine.crypt3_one(key, setting.salt, setting.count)
+    v = engine.crypt3_one(key - ((key >> 63) << 64), setting.salt, setting.count)  # as int64
     p = fmt.PAIRS  # the hash characters, 12 bits at a time: this path is mostly call overhead
     return (setting.prefix + p[v >> 52] + p[(v >> 40) & 4095] + p[(v >> 28) & 4095]
             + p[(v >> 16) & 4095] + p[(v >> 4) & 4095] + fmt.ALPHABET[(v << 2) & 63])

@@ -144,8 +144,8 @@ class BitsliceEngine:
         return crypt3.crypt3(key_words, salts, count, wide_salt)
 
     def crypt3_one(self, key_word, salt, count) -> int:
-        return int(crypt3.crypt3(np.array([key_word], np.uint64), np.array([salt], np.uint64),
-                                 count, salt >= 1 << 12)[0])
+        keys = np.array([key_word], np.int64).view(np.uint64)  # signed: base.Crypt3Engine
+        return int(crypt3.crypt3(keys, np.array([salt], np.uint64), count, salt >= 1 << 12)[0])
 
     def crypt3_ready(self) -> bool:
         """Whether crypt(3) runs without compiling (both salt widths)."""

@@ -114,20 +114,17 @@ def _crypt_rows(key_words, salts, count, out):
 
 
 @njit(nogil=True, cache=True)
-def _crypt_one(key, salt, count):
-    value = _crypt_value(np.uint64(key), salt, count, np.empty(16, dtype=np.uint64),
-                         np.empty(32, dtype=np.uint32))
-    return int(value)
+def crypt3_one(key, salt, count):
+    """E^count(0) under one key with one salt: the short path of one hash, called from Python.
 
-
-def crypt3_one(key: int, salt: int, count: int) -> int:
-    """E^count(0) under one key (a 64-bit value) with one salt: the short path of one hash.
-
-    The key crosses as a signed 64-bit int (its two's complement): one
-    kernel signature, and Numba's fast path for arguments (a Python int of
-    2**63 or more takes its slow one, tens of microseconds).
+    ``key`` is the 64-bit key value as a signed int64 (its two's complement,
+    ``engines.base.Crypt3Engine.crypt3_one``): one signature, and Numba's
+    fast path for arguments (a Python int of 2**63 or more takes its slow
+    one, tens of microseconds).  Returns the block value as an int.
     """
-    return _crypt_one(key - ((key >> 63) << 64), salt, count)
+    scratch = np.empty(32, dtype=np.uint64)  # round keys, then the frame schedule's 32 words
+    value = _crypt_value(np.uint64(key), salt, count, scratch[:16], scratch[16:].view(np.uint32))
+    return int(value)
 
 
 def crypt3(key_words: np.ndarray, salts: np.ndarray, count: int) -> np.ndarray:

@@ -116,8 +116,8 @@ class TableEngine:
     def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
         return crypt3_kernels.crypt3(key_words, salts, count)
 
-    # crypt3_one(key_word, salt, count) -> int: the module's function itself, as a call of
-    # one hash is mostly call overhead.
+    # crypt3_one(key_word, salt, count) -> int: the kernel itself, as a call of one hash is
+    # mostly call overhead.
     crypt3_one = staticmethod(crypt3_kernels.crypt3_one)
 
 
