@@ -159,7 +159,11 @@ def _whole(data: list[bytes] | None, array: Any) -> list[bytes]:
 
 def crypt_many(passwords: Sequence[Password] | np.ndarray,
                salts: Sequence[str] | str | np.ndarray) -> list[str] | np.ndarray:
-    """``[crypt(p, s) for p, s in zip(passwords, salts)]``, bitsliced: 2048 hashes per pass.
+    """``[crypt(p, s) for p, s in zip(passwords, salts)]`` in one batch.
+
+    Bitsliced (2048 hashes per pass) from ``policy.CRYPT3_BITSLICE_MIN_ROWS``
+    hashes of one count up, on the table engine below that (lists of up to
+    ``FEW_HASHES`` passwords one by one, on ``crypt``'s path).
 
     ``passwords`` is a list or tuple of str or bytes (the result is a list
     of str), or a 1-D NumPy array of bytes (dtype ``S``; a password ends at
