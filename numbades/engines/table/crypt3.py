@@ -13,6 +13,10 @@ swap of bit pairs 16 apart in R, done before the key is XORed in: with
 of each pair), ``R ^ d ^ (d << 16)`` is R with every masked pair swapped,
 one mask for the u-word S-boxes and one for the t-word ones.
 
+The key schedule, which one hash of 25 iterations would otherwise spend a
+tenth of its time on, is eight lookups per round into a table of each key
+byte's share of the frame schedule (``KEY_FRAMES``, derived at import).
+
 This engine serves a hash or a few (one ``crypt`` or ``crypt_verify``)
 without the 2048-lane pass of the bitslice engine, and compiles in about a
 second.  Its table lookups depend on key bits: not constant-time.
@@ -23,12 +27,12 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from ...des.keyschedule import PC1_BYTES, PC2_CHUNKS, SHIFTS, round_keys48_into
+from ...des.keybits import ROUND_KEY_BITS
 from ..jit import always_inline, inline
-from .frame import FRAME_KEY_CHUNKS, SLOT_LAYOUT, SPTRANS, frame_schedule_into, slot_positions
+from .frame import FRAME_KEY_CHUNKS, SLOT_LAYOUT, SPTRANS, slot_positions
 from .ip_fp import join_from_frame
 
-_INLINED_SOURCES_SHA256 = "f027ce4ab412ec8bcb8300745d761343bd1aa845f5d0f3c6a8c5d961d99d3ddf"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "1cf96b39b673596d39e759511943c4a74a3fad6dd6d61254cf8075739e5af902"  # see tools/stamp_kernel_sources.py
 
 #: E-expansion output bits a salt swaps: bit i with bit i + SALT_BITS.
 SALT_BITS = 24
@@ -59,6 +63,37 @@ def _salt_masks() -> tuple[np.ndarray, np.ndarray]:
 SALT_U, SALT_T = _salt_masks()
 
 
+def _key_frames() -> np.ndarray:
+    """(8, 128, 16) int64: the frame schedule's share of each key byte's 7 key bits.
+
+    Entry ``[i, v, r]`` is round ``r``'s frame word (``Ku << 32 | Kt``) made
+    by key byte ``i`` holding ``v << 1`` (its parity bit, the lowest, never
+    counts), every other key bit zero.  The key schedule only moves bits
+    (``des.keybits.ROUND_KEY_BITS``) and the frame scatter only moves bits
+    (``frame.FRAME_KEY_CHUNKS``), so a key's frame schedule is the XOR of its
+    eight bytes' entries: 128 independent loads instead of PC-1, 16 rotations,
+    PC-2 and the scatter, one after another.
+    """
+    # The frame word of round-key bit j alone (bit j + 1 in FIPS order: value 1 << 47 - j).
+    j = np.arange(48)
+    single = FRAME_KEY_CHUNKS[j // 6, 1 << (5 - j % 6)]
+    per_key_bit = np.zeros((65, 16), dtype=np.uint64)  # [FIPS key bit number, round]
+    numbers = np.array(ROUND_KEY_BITS, dtype=np.intp)  # (16, 48)
+    np.bitwise_xor.at(per_key_bit, (numbers, np.arange(16)[:, None]), single[None, :])
+    table = np.zeros((8, 128, 16), dtype=np.uint64)
+    values = np.arange(128)
+    for byte in range(8):
+        for b in range(7):  # bit b of v is key byte bit b + 1: FIPS number 8 * byte + 7 - b
+            on = ((values >> b) & 1).astype(bool)
+            table[byte, on] ^= per_key_bit[8 * byte + 7 - b]
+    table = table.view(np.int64)  # the same bits, as the rounds' int64 words
+    table.setflags(write=False)
+    return table
+
+
+KEY_FRAMES = _key_frames()
+
+
 @inline
 def _salted_f(r, ku, kt, mu, mt, sp):
     """One round's f(R, K) with E's salted bits swapped; R in the frame, result in the frame.
@@ -82,12 +117,21 @@ def _salted_f(r, ku, kt, mu, mt, sp):
 
 
 @inline
-def _crypt_value(key, salt, count, rk, ks):
-    """E^count(0) under ``key`` with ``salt``; ``rk``/``ks`` are scratch for the key schedule."""
+def _crypt_value(key, salt, count, ks):
+    """E^count(0) under ``key`` with ``salt``; ``ks`` (32 int64) is scratch for the schedule."""
     always_inline()
     sp = SPTRANS
-    round_keys48_into(key, PC1_BYTES, PC2_CHUNKS, SHIFTS, rk)
-    frame_schedule_into(rk, FRAME_KEY_CHUNKS, ks)
+    frames = KEY_FRAMES
+    for r in range(16):
+        ks[r] = 0
+    for i in range(8):
+        row = (key >> np.uint64(57 - 8 * i)) & np.uint64(127)
+        for r in range(16):
+            ks[r] ^= frames[i, row, r]
+    for r in range(15, -1, -1):  # (Ku, Kt) pairs as the rounds read them, in place
+        both = ks[r]
+        ks[2 * r] = (both >> 32) & 0xFFFFFFFF  # an arithmetic shift: the mask keeps Ku
+        ks[2 * r + 1] = both & 0xFFFFFFFF
     mu = np.int64(0)
     mt = np.int64(0)
     for b in range(SALT_BITS):
@@ -107,10 +151,9 @@ def _crypt_value(key, salt, count, rk, ks):
 
 @njit(nogil=True, cache=True)
 def _crypt_rows(key_words, salts, count, out):
-    rk = np.empty(16, dtype=np.uint64)
-    ks = np.empty(32, dtype=np.uint32)
+    ks = np.empty(32, dtype=np.int64)
     for i in range(key_words.shape[0]):
-        out[i] = _crypt_value(key_words[i], np.int64(salts[i]), count, rk, ks)
+        out[i] = _crypt_value(key_words[i], np.int64(salts[i]), count, ks)
 
 
 @njit(nogil=True, cache=True)
@@ -122,8 +165,7 @@ def crypt3_one(key, salt, count):
     fast path for arguments (a Python int of 2**63 or more takes its slow
     one, tens of microseconds).  Returns the block value as an int.
     """
-    scratch = np.empty(32, dtype=np.uint64)  # round keys, then the frame schedule's 32 words
-    value = _crypt_value(np.uint64(key), salt, count, scratch[:16], scratch[16:].view(np.uint32))
+    value = _crypt_value(np.uint64(key), salt, count, np.empty(32, dtype=np.int64))
     return int(value)
 
 
