@@ -13,8 +13,8 @@ swap of bit pairs 16 apart in R, done before the key is XORed in: with
 of each pair), ``R ^ d ^ (d << 16)`` is R with every masked pair swapped,
 one mask for the u-word S-boxes and one for the t-word ones.
 
-The key schedule, which one hash of 25 iterations would otherwise spend a
-tenth of its time on, is eight lookups per round into a table of each key
+The key schedule, on which one hash of 25 iterations would otherwise spend
+about a twentieth of its time, is eight lookups per round into a table of each key
 byte's share of the frame schedule (``KEY_FRAMES``, derived at import).
 
 This engine serves a hash or a few (one ``crypt`` or ``crypt_verify``)
