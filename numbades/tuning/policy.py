@@ -173,8 +173,9 @@ def pick_key_rows(request: Request, chain: int, rows: int, blocks: int = 1) -> s
 #: them one after another (``engines/table/crypt3.py``), as it does while bitslice is not
 #: compiled.  A pass costs about as much as 2048 hashes however few lanes are filled.
 #: Measured with ``benchmarks/crypt3_small.py`` (crossover section; AVX-512 Xeon shared
-#: by other jobs, 2026-12-07, best of 5 alternating rounds, 25 iterations): bitslice
-#: 0.64x the table engine at 32 hashes, 1.02x at 64, 2.5x at 128, 15x at 256.
+#: by other jobs, 2026-12-07, best of 30 alternating rounds, 25 iterations, two runs):
+#: bitslice 0.43-0.64x the table engine at 32 hashes, 1.07-1.28x at 64, 2.2-2.5x at 128,
+#: 4.3-5.0x at 256.
 CRYPT3_BITSLICE_MIN_ROWS = 64
 
 
