@@ -5,7 +5,7 @@
   transaction key, optionally one of its PIN, MAC or data variants).
 - PIN blocks (ISO 9564-1 formats 0, 1, 2 and 3): ``pin_block`` and
   ``pin_from_block`` (build and parse clear blocks), ``encipher_pin_blocks``
-  and ``translate_pin_blocks`` (from a zone key or each row's DUKPT PIN key
+  and ``decipher_pin_blocks``, ``translate_pin_blocks`` (from a zone key or each row's DUKPT PIN key
   to another key and format, the clear PINs never leaving the call).
 - Card verification values, PIN verification values and EMV cryptograms
   (``numbades.payments.cards`` and ``numbades.payments.emv``).
@@ -23,4 +23,21 @@ examples and the security notes; ``docs/api.md`` is the contract.
 
 from __future__ import annotations
 
-__all__: list[str] = []
+from .dukpt import dukpt_ipek, dukpt_key
+from .pinblock import (
+    decipher_pin_blocks,
+    encipher_pin_blocks,
+    pin_block,
+    pin_from_block,
+    translate_pin_blocks,
+)
+
+__all__ = [
+    "decipher_pin_blocks",
+    "dukpt_ipek",
+    "dukpt_key",
+    "encipher_pin_blocks",
+    "pin_block",
+    "pin_from_block",
+    "translate_pin_blocks",
+]
