@@ -97,7 +97,7 @@ def dukpt_ipek(bdk: Any, ksn: Any) -> np.ndarray:
 
 
 #: Bits set in each 11-bit value (np.bitwise_count needs NumPy 2).
-_ONES_11 = np.array([bin(v).count("1") for v in range(1 << 11)], dtype=np.uint8)
+_ONES_11 = np.array([v.bit_count() for v in range(1 << 11)], dtype=np.uint8)
 
 
 def _ones(counters: np.ndarray) -> np.ndarray:
