@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from . import pin_kernels
+
 BYTES_LIKE = (bytes, bytearray, memoryview)
 #: Row indices named in a refusal before "and N more".
 _SHOWN = 5
@@ -111,19 +113,15 @@ def digit_rows(values: Any, name: str, min_len: int, max_len: int) -> tuple[np.n
     ``ValueError`` naming the rows.
     """
     codes = _codes(values, name)
-    n, width = codes.shape
-    nonzero = codes != 0
-    # A string's length: one past its last non-NUL character (NumPy pads with NULs).
-    lengths = np.where(nonzero.any(axis=1), width - np.argmax(nonzero[:, ::-1], axis=1), 0)
-    inside = np.arange(width) < lengths[:, None]
-    is_digit = (codes >= 48) & (codes <= 57)
-    refuse_rows((inside & ~is_digit).any(axis=1), f"{name} must be decimal digits only")
+    n = codes.shape[0]
+    digits = np.zeros((n, max_len), dtype=np.uint8)
+    lengths = np.empty(n, dtype=np.intp)
+    bad = np.empty(n, dtype=np.bool_)
+    pin_kernels.digits_of(codes, max_len, digits, lengths, bad)
+    refuse_rows(bad, f"{name} must be decimal digits only")
     refuse_rows((lengths < min_len) | (lengths > max_len),
                 f"{name} must be {min_len} to {max_len} digits")
-    digits = np.zeros((n, max_len), dtype=np.uint8)
-    take = min(width, max_len)
-    digits[:, :take] = np.where(inside[:, :take], codes[:, :take] - 48, 0)
-    return digits, lengths.astype(np.intp)
+    return digits, lengths
 
 
 def choice(value: Any, allowed: tuple, name: str) -> Any:

@@ -22,7 +22,7 @@ import numpy as np
 
 from ..cipher import TripleDES
 from ..key_arrays import TripleDESArray
-from . import dukpt, inputs
+from . import dukpt, inputs, pin_kernels
 
 __all__ = ["FORMATS", "decipher_pin_blocks", "encipher_pin_blocks", "pin_block",
            "pin_from_block", "translate_pin_blocks"]
@@ -31,26 +31,23 @@ FORMATS = (0, 1, 2, 3)
 _WITH_PAN = (0, 3)
 _PIN_MIN, _PIN_MAX = 4, 12
 _PAN_MIN, _PAN_MAX = 8, 19
-_COLUMNS = np.arange(16)
 
 
 def _format(value: Any, name: str = "format") -> int:
     return inputs.choice(value, FORMATS, name)
 
 
-def _pan_nibbles(pan: Any, fmt: int) -> np.ndarray | None:
-    """The PAN field of formats 0 and 3 as (P, 16) nibbles; None for formats 1 and 2."""
+_NO_PAN = (np.zeros((0, _PAN_MAX), np.uint8), np.zeros(0, np.intp))
+Pan = tuple[np.ndarray, np.ndarray]  # PAN digits (P, 19) and lengths (P,); P = 0 for no PAN
+
+
+def _pan(pan: Any, fmt: int) -> Pan:
+    """The PAN digits of formats 0 and 3 (P rows); no rows for formats 1 and 2."""
     if fmt not in _WITH_PAN:
-        return None
+        return _NO_PAN
     if pan is None:
         raise TypeError(f"format {fmt} needs the PAN (pan=None is for formats 1 and 2)")
-    digits, lengths = inputs.digit_rows(pan, "pan", _PAN_MIN, _PAN_MAX)
-    # The 12 digits before the check digit: PAN positions length-13 .. length-2.
-    positions = lengths[:, None] - 13 + np.arange(12)
-    taken = np.take_along_axis(digits, np.maximum(positions, 0), axis=1)
-    out = np.zeros((digits.shape[0], 16), np.uint8)
-    out[:, 4:] = np.where(positions >= 0, taken, 0)
-    return out
+    return inputs.digit_rows(pan, "pan", _PAN_MIN, _PAN_MAX)
 
 
 def _random_nibbles(n: int, low: int) -> np.ndarray:
@@ -64,68 +61,51 @@ def _random_nibbles(n: int, low: int) -> np.ndarray:
     return (got[:need] % span + low).astype(np.uint8).reshape(n, 16)
 
 
-def _pack(nibbles: np.ndarray) -> np.ndarray:
-    return (nibbles[:, 0::2] << 4) | nibbles[:, 1::2]
-
-
-def _unpack(blocks: np.ndarray) -> np.ndarray:
-    nibbles = np.empty((blocks.shape[0], 16), np.uint8)
-    nibbles[:, 0::2] = blocks >> 4
-    nibbles[:, 1::2] = blocks & 0x0F
-    return nibbles
-
-
-def _build(digits: np.ndarray, lengths: np.ndarray, pan: np.ndarray | None, fmt: int
-           ) -> np.ndarray:
-    """Clear blocks (N, 8) from PIN digits (N, 12), lengths (N,) and PAN nibbles (1 or N rows)."""
+def _build(digits: np.ndarray, lengths: np.ndarray, pan: Pan, fmt: int) -> np.ndarray:
+    """Clear blocks (N, 8) from PIN digits (N, 12), lengths (N,) and the PAN (0, 1 or N rows)."""
     n = digits.shape[0]
     if fmt == 1:
-        nibbles = _random_nibbles(n, 0)
+        fill = _random_nibbles(n, 0)
     elif fmt == 3:
-        nibbles = _random_nibbles(n, 10)
+        fill = _random_nibbles(n, 10)
     else:
-        nibbles = np.full((n, 16), 0xF, np.uint8)
-    nibbles[:, 0] = fmt
-    nibbles[:, 1] = lengths
-    in_pin = _COLUMNS[2:14] < (lengths[:, None] + 2)
-    nibbles[:, 2:14] = np.where(in_pin, digits, nibbles[:, 2:14])
-    if pan is not None:
-        nibbles ^= pan
-    return _pack(nibbles)
+        fill = np.full((n, 16), 0xF, np.uint8)
+    out = np.empty((n, 8), np.uint8)
+    pin_kernels.build(np.ascontiguousarray(digits), np.ascontiguousarray(lengths), pan[0],
+                      pan[1], fmt, fill, out)
+    return out
 
 
-def _parse(blocks: np.ndarray, pan: np.ndarray | None, fmt: int
-           ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _parse(blocks: np.ndarray, pan: Pan, fmt: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Clear blocks (N, 8) -> PIN digits (N, 12) (zero where invalid), lengths (N,), valid (N,)."""
-    nibbles = _unpack(blocks)
-    if pan is not None:
-        nibbles ^= pan
-    lengths = nibbles[:, 1].astype(np.intp)
-    in_pin = (lengths[:, None] + 2) > _COLUMNS
-    fill = ~in_pin
-    fill[:, :2] = False
-    valid = (nibbles[:, 0] == fmt) & (lengths >= _PIN_MIN) & (lengths <= _PIN_MAX)
-    pin_part = in_pin.copy()
-    pin_part[:, :2] = False
-    valid &= ~(pin_part & (nibbles > 9)).any(axis=1)
-    if fmt in (0, 2):
-        valid &= ~(fill & (nibbles != 0xF)).any(axis=1)
-    elif fmt == 3:
-        valid &= ~(fill & (nibbles < 0xA)).any(axis=1)
-    digits = np.where(pin_part[:, 2:14] & valid[:, None], nibbles[:, 2:14], 0).astype(np.uint8)
-    return digits, np.where(valid, lengths, 0), valid
+    n = blocks.shape[0]
+    digits = np.empty((n, _PIN_MAX), np.uint8)
+    lengths = np.empty(n, np.intp)
+    valid = np.empty(n, np.bool_)
+    pin_kernels.parse(np.ascontiguousarray(blocks), pan[0], pan[1], fmt, digits, lengths, valid)
+    return digits, lengths, valid
 
 
 def _pin_strings(digits: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """(N, 12) digits and lengths -> a ``U12`` array ('' for length 0)."""
-    chars = np.where(_COLUMNS[:12] < lengths[:, None], digits + 48, 0).astype(np.uint8)
-    return np.ascontiguousarray(chars).view("S12").reshape(-1).astype("U12")
+    codes = np.empty((digits.shape[0], _PIN_MAX), np.uint32)
+    pin_kernels.pin_codes(digits, lengths, codes)
+    return codes.view("U12").reshape(-1)
 
 
-def _pins(pin: Any, n_pan: int) -> tuple[np.ndarray, np.ndarray, int]:
-    digits, lengths = inputs.digit_rows(pin, "pin", _PIN_MIN, _PIN_MAX)
-    n = inputs.batch_size({"pin": digits.shape[0], "pan": n_pan})
-    return inputs.rows_for(digits, n), inputs.rows_for(lengths, n), n
+def _rows(pan: Pan) -> dict[str, int]:
+    """The PAN's row count for ``inputs.batch_size`` (nothing when the format takes no PAN)."""
+    return {"pan": pan[1].size} if pan[1].size else {}
+
+
+def _pin_rows(pin: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
+    digits, lengths = pin
+    return (np.ascontiguousarray(inputs.rows_for(digits, n)),
+            np.ascontiguousarray(inputs.rows_for(lengths, n)))
+
+
+def _pin_digits(pin: Any) -> tuple[np.ndarray, np.ndarray]:
+    return inputs.digit_rows(pin, "pin", _PIN_MIN, _PIN_MAX)
 
 
 def pin_block(pin: Any, pan: Any, format: int) -> np.ndarray:
@@ -138,21 +118,18 @@ def pin_block(pin: Any, pan: Any, format: int) -> np.ndarray:
     and 3 comes from ``secrets``.
     """
     fmt = _format(format)
-    pan_nibbles = _pan_nibbles(pan, fmt)
-    digits, lengths, n = _pins(pin, 1 if pan_nibbles is None else pan_nibbles.shape[0])
-    pan_nibbles = None if pan_nibbles is None else inputs.rows_for(pan_nibbles, n)
-    return _build(digits, lengths, pan_nibbles, fmt)
+    pan_digits = _pan(pan, fmt)
+    pins = _pin_digits(pin)
+    n = inputs.batch_size({"pin": pins[1].size, **_rows(pan_digits)})
+    return _build(*_pin_rows(pins, n), pan_digits, fmt)
 
 
-def _blocks_and_pan(block: Any, pan: Any, fmt: int) -> tuple[np.ndarray, np.ndarray | None, int]:
-    blocks = inputs.binary_rows(block, 8, "block")
-    pan_nibbles = _pan_nibbles(pan, fmt)
-    rows = {"block": blocks.shape[0]}
-    if pan_nibbles is not None:
-        rows["pan"] = pan_nibbles.shape[0]
-    n = inputs.batch_size(rows)
-    blocks = inputs.rows_for(blocks, n)
-    return blocks, None if pan_nibbles is None else inputs.rows_for(pan_nibbles, n), n
+def _blocks_and_pan(block: Any, pan: Any, fmt: int, name: str = "block"
+                    ) -> tuple[np.ndarray, Pan, int]:
+    blocks = inputs.binary_rows(block, 8, name)
+    pan_digits = _pan(pan, fmt)
+    n = inputs.batch_size({name: blocks.shape[0], **_rows(pan_digits)})
+    return np.ascontiguousarray(inputs.rows_for(blocks, n)), pan_digits, n
 
 
 def pin_from_block(block: Any, pan: Any, format: int) -> tuple[np.ndarray, np.ndarray]:
@@ -165,8 +142,8 @@ def pin_from_block(block: Any, pan: Any, format: int) -> tuple[np.ndarray, np.nd
     ``False``; nothing is raised for it.
     """
     fmt = _format(format)
-    blocks, pan_nibbles, _ = _blocks_and_pan(block, pan, fmt)
-    digits, lengths, valid = _parse(blocks, pan_nibbles, fmt)
+    blocks, pan_digits, _ = _blocks_and_pan(block, pan, fmt)
+    digits, lengths, valid = _parse(blocks, pan_digits, fmt)
     return _pin_strings(digits, lengths), valid
 
 
@@ -182,8 +159,7 @@ def _cipher_for(keys: np.ndarray) -> Any:
     return TripleDESArray(keys, allow_degenerate=True)
 
 
-def encipher_pin_blocks(key: Any, pin: Any, pan: Any, format: int = 0
-                        ) -> np.ndarray:
+def encipher_pin_blocks(key: Any, pin: Any, pan: Any, format: int = 0) -> np.ndarray:
     """PIN blocks built as by ``pin_block`` and Triple-DES-enciphered (ECB): ``(N, 8)`` uint8.
 
     ``key``: 16 bytes or a uint8 ``(16,)`` array (one key) or ``(N, 16)``
@@ -191,14 +167,10 @@ def encipher_pin_blocks(key: Any, pin: Any, pan: Any, format: int = 0
     """
     keys, cipher = _cipher(key, "key")
     fmt = _format(format)
-    pan_nibbles = _pan_nibbles(pan, fmt)
-    digits, lengths = inputs.digit_rows(pin, "pin", _PIN_MIN, _PIN_MAX)
-    rows = {"key": keys.shape[0], "pin": digits.shape[0]}
-    if pan_nibbles is not None:
-        rows["pan"] = pan_nibbles.shape[0]
-    n = inputs.batch_size(rows)
-    pan_nibbles = None if pan_nibbles is None else inputs.rows_for(pan_nibbles, n)
-    clear = _build(inputs.rows_for(digits, n), inputs.rows_for(lengths, n), pan_nibbles, fmt)
+    pan_digits = _pan(pan, fmt)
+    pins = _pin_digits(pin)
+    n = inputs.batch_size({"key": keys.shape[0], "pin": pins[1].size, **_rows(pan_digits)})
+    clear = _build(*_pin_rows(pins, n), pan_digits, fmt)
     return _run(cipher, keys, clear, decrypt=False)
 
 
@@ -216,10 +188,9 @@ def decipher_pin_blocks(key: Any, blocks: Any, pan: Any, format: int = 0
     after Triple-DES ECB decryption under ``key`` (one key or a key per row)."""
     keys, cipher = _cipher(key, "key")
     fmt = _format(format)
-    blocks, pan_nibbles, n = _blocks_and_pan(blocks, pan, fmt)
-    n = inputs.batch_size({"key": keys.shape[0], "block": n})
-    pan_nibbles = None if pan_nibbles is None else inputs.rows_for(pan_nibbles, n)
-    digits, lengths, valid = _parse(_run(cipher, keys, blocks, decrypt=True), pan_nibbles, fmt)
+    blocks, pan_digits, n = _blocks_and_pan(blocks, pan, fmt, "blocks")
+    inputs.batch_size({"key": keys.shape[0], "blocks": n})
+    digits, lengths, valid = _parse(_run(cipher, keys, blocks, decrypt=True), pan_digits, fmt)
     return _pin_strings(digits, lengths), valid
 
 
@@ -239,27 +210,24 @@ def translate_pin_blocks(blocks: Any, pan: Any, from_key: Any, to_key: Any,
     ten bits set: ``ValueError`` naming the rows).
     """
     from_fmt, to_fmt = _format(from_format, "from_format"), _format(to_format, "to_format")
-    blocks_in, _, n_blocks = _blocks_and_pan(blocks, None, 1)
-    pan_from, pan_to = _pan_nibbles(pan, from_fmt), _pan_nibbles(pan, to_fmt)
+    blocks_in = inputs.binary_rows(blocks, 8, "blocks")
+    pan_from, pan_to = _pan(pan, from_fmt), _pan(pan, to_fmt)
     out_keys, out_cipher = _cipher(to_key, "to_key")
     if ksn is not None:
         bdks, ksns, counters, n_from = dukpt.checked(from_key, ksn)
     else:
         from_keys, in_cipher = _cipher(from_key, "from_key")
         n_from = from_keys.shape[0]
-    pan_rows = next((p.shape[0] for p in (pan_from, pan_to) if p is not None), 1)
-    n = inputs.batch_size({"blocks": n_blocks, "pan": pan_rows, "from_key/ksn": n_from,
-                           "to_key": out_keys.shape[0]})
+    n = inputs.batch_size({"blocks": blocks_in.shape[0], **_rows(pan_from), **_rows(pan_to),
+                           "from_key/ksn": n_from, "to_key": out_keys.shape[0]})
     if ksn is not None:  # every check done: now the work
         from_keys = dukpt.derive(bdks, ksns, counters, n_from, "pin")
         in_cipher = _cipher_for(from_keys)
-    clear = _run(in_cipher, from_keys, inputs.rows_for(blocks_in, n), decrypt=True)
-    digits, lengths, valid = _parse(clear, None if pan_from is None
-                                    else inputs.rows_for(pan_from, n), from_fmt)
+    clear = _run(in_cipher, from_keys, np.ascontiguousarray(inputs.rows_for(blocks_in, n)),
+                 decrypt=True)
+    digits, lengths, valid = _parse(clear, pan_from, from_fmt)
     # Invalid rows are rebuilt from a dummy PIN (length 4, digits 0) and zeroed after.
-    lengths = np.where(valid, lengths, _PIN_MIN)
-    rebuilt = _build(digits, lengths, None if pan_to is None else inputs.rows_for(pan_to, n),
-                     to_fmt)
-    out = _run(out_cipher, out_keys, rebuilt, decrypt=False)
+    lengths[~valid] = _PIN_MIN
+    out = _run(out_cipher, out_keys, _build(digits, lengths, pan_to, to_fmt), decrypt=False)
     out[~valid] = 0
     return out, valid
