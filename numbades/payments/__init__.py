@@ -17,8 +17,9 @@ One shape everywhere: arrays of rows in, arrays of rows out; a single value
 arrays of decimal digits; binary values (KSNs, PIN blocks) are ``uint8``
 arrays of shape ``(N, width)``.  Bad arguments raise ``TypeError`` or
 ``ValueError`` naming the rows before any work; malformed PIN blocks are
-reported per row in a validity mask.  ``docs/payments.md`` has worked
-examples and the security notes; ``docs/api.md`` is the contract.
+reported per row in a validity mask.  Each function's docstring states
+its rules; worked examples and the security notes are in the numbades
+documentation (docs/payments.md in the source tree).
 """
 
 from __future__ import annotations
