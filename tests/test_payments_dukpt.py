@@ -168,3 +168,9 @@ def test_one_ksn_for_every_bdk() -> None:
 def test_bad_arguments(bdk, ksn, variant, error, match) -> None:
     with pytest.raises(error, match=match):
         dukpt_key(bdk, ksn, variant)
+
+
+def test_empty_batches_give_empty_results() -> None:
+    none = np.zeros((0, 10), np.uint8)
+    assert dukpt_ipek(BDK, none).shape == (0, 16)
+    assert dukpt_key(BDK, none, "data-response").shape == (0, 16)

@@ -239,3 +239,15 @@ def test_hypothesis_one_row(pin: str, pan: str, fmt: int) -> None:
 def test_bad_arguments(call, error, match) -> None:
     with pytest.raises(error, match=match):
         call()
+
+
+def test_empty_batches_give_empty_results() -> None:
+    key = bytes(range(16))
+    none8 = np.zeros((0, 8), np.uint8)
+    assert pin_block([], [], 0).shape == (0, 8)
+    assert pin_block(np.array([], dtype="U4"), None, 1).shape == (0, 8)
+    pins, valid = pin_from_block(none8, [], 0)
+    assert pins.shape == valid.shape == (0,)
+    assert encipher_pin_blocks(key, [], [], 3).shape == (0, 8)
+    out, valid = translate_pin_blocks(none8, [], key, key, ksn=np.zeros((0, 10), np.uint8))
+    assert out.shape == (0, 8) and valid.shape == (0,)

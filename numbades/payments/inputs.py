@@ -99,11 +99,11 @@ def _codes(values: Any, name: str) -> np.ndarray:
         raise TypeError(f"{name} must be a str, a sequence of str or a NumPy U/S array, "
                         f"not {type(values).__name__}")
     arr = np.ascontiguousarray(arr)
-    if arr.dtype.kind == "U":
-        codes = arr.view(np.uint32).reshape(arr.size, -1)
-    else:
-        codes = arr.view(np.uint8).reshape(arr.size, -1)
-    return codes if codes.shape[1] else np.zeros((arr.size, 1), codes.dtype)
+    code = np.uint32 if arr.dtype.kind == "U" else np.uint8
+    width = arr.dtype.itemsize // np.dtype(code).itemsize
+    if not arr.size or not width:
+        return np.zeros((arr.size, 1), code)
+    return arr.view(code).reshape(arr.size, width)
 
 
 def digit_rows(values: Any, name: str, min_len: int, max_len: int) -> tuple[np.ndarray, np.ndarray]:
