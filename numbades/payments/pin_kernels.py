@@ -14,40 +14,48 @@ from numba import njit
 _INLINED_SOURCES_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # see tools/stamp_kernel_sources.py
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _scan(c: np.int64, j: int, end: int, wrong: np.int64) -> tuple:  # pragma: no cover
+    """One character at index j: (new end, new wrong flag), without a branch."""
+    nz = np.int64(c != 0)
+    wrong |= nz & np.int64(end != j)  # a NUL before this character
+    wrong |= nz & np.int64(np.uint64(c - 48) > 9)  # below '0' wraps to a large value
+    return max(end, (j + 1) * nz), wrong
+
+
 @njit(cache=True, nogil=True)
 def digits_of(codes: np.ndarray, max_len: int, digits: np.ndarray,
               lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
     """Character codes (N, W) (NUL-padded, uint8 or uint32) -> digits (N, max_len), lengths.
 
     ``bad[i]`` is set for a row with a non-digit before its end (its last
-    non-NUL character); its digits are then not meaningful.
+    non-NUL character: an embedded NUL is a non-digit); its digits are then
+    not meaningful.  Branch-free, since lengths vary from row to row.
     """
     n, width = codes.shape
+    kept = min(width, max_len)
     for i in range(n):
         end = 0
-        for j in range(width - 1, -1, -1):
-            if codes[i, j] != 0:
-                end = j + 1
-                break
+        wrong = np.int64(0)
+        for j in range(kept):
+            c = np.int64(codes[i, j])
+            end, wrong = _scan(c, j, end, wrong)
+            digits[i, j] = np.uint8((c - 48) * np.int64(c != 0))
+        for j in range(kept, width):
+            end, wrong = _scan(np.int64(codes[i, j]), j, end, wrong)
         lengths[i] = end
-        wrong = False
-        for j in range(end):
-            c = np.int64(codes[i, j]) - 48
-            if c < 0 or c > 9:
-                wrong = True
-            elif j < max_len:
-                digits[i, j] = c
-        bad[i] = wrong
+        bad[i] = wrong != 0
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _pan_nibble(pan_digits: np.ndarray, pan_lengths: np.ndarray, row: int,
-                k: int) -> np.uint8:  # pragma: no cover - compiled
-    """Nibble k (0..15) of the PAN field: 4 zeros, then the 12 digits before the check digit."""
-    if k < 4:
-        return np.uint8(0)
-    pos = pan_lengths[row] - 13 + (k - 4)
-    return pan_digits[row, pos] if pos >= 0 else np.uint8(0)
+def _xor_pan(nib: np.ndarray, pan_digits: np.ndarray, pan_lengths: np.ndarray,
+             row: int) -> None:  # pragma: no cover - compiled
+    """XOR the PAN field into nibbles 4..15: the 12 PAN digits before the check digit."""
+    first = pan_lengths[row] - 13
+    for k in range(12):
+        pos = first + k
+        if pos >= 0:
+            nib[4 + k] ^= pan_digits[row, pos]
 
 
 @njit(cache=True, nogil=True)
@@ -56,31 +64,29 @@ def build(pin_digits: np.ndarray, pin_lengths: np.ndarray, pan_digits: np.ndarra
           out: np.ndarray) -> None:  # pragma: no cover - compiled
     """Clear blocks (N, 8): control nibble ``fmt``, length, PIN, fill; PAN XORed in for 0 and 3.
 
-    ``fill`` (N, 16) holds each row's fill nibbles (F for formats 0 and 2);
-    ``pan_digits`` has N rows, one row (the same PAN for all) or none
-    (formats 1 and 2).
+    ``fill`` (N, 16) holds each row's fill nibbles, or has no rows for the
+    fixed ``F`` fill; ``pan_digits`` has N rows, one row (the same PAN for
+    all) or none (formats 1 and 2).
     """
     n = pin_digits.shape[0]
     pan_rows = pan_digits.shape[0]
+    drawn = fill.shape[0] > 0
+    nib = np.empty(16, np.uint8)
     for i in range(n):
         length = pin_lengths[i]
-        p = 0 if pan_rows == 1 else i
+        nib[0] = fmt
+        nib[1] = length
+        for k in range(2, 16):
+            if k < length + 2:
+                nib[k] = pin_digits[i, k - 2]
+            elif drawn:
+                nib[k] = fill[i, k]
+            else:
+                nib[k] = 0x0F
+        if pan_rows:
+            _xor_pan(nib, pan_digits, pan_lengths, 0 if pan_rows == 1 else i)
         for b in range(8):
-            byte = 0
-            for h in range(2):
-                k = 2 * b + h
-                if k == 0:
-                    v = np.uint8(fmt)
-                elif k == 1:
-                    v = np.uint8(length)
-                elif k < length + 2:
-                    v = pin_digits[i, k - 2]
-                else:
-                    v = fill[i, k]
-                if pan_rows:
-                    v ^= _pan_nibble(pan_digits, pan_lengths, p, k)
-                byte = (byte << 4) | np.int64(v)
-            out[i, b] = byte
+            out[i, b] = (nib[2 * b] << 4) | nib[2 * b + 1]
 
 
 @njit(cache=True, nogil=True)
@@ -95,12 +101,11 @@ def parse(blocks: np.ndarray, pan_digits: np.ndarray, pan_lengths: np.ndarray, f
     pan_rows = pan_digits.shape[0]
     nib = np.empty(16, np.uint8)
     for i in range(n):
-        p = 0 if pan_rows == 1 else i
-        for k in range(16):
-            v = (blocks[i, k // 2] >> (4 * (1 - k % 2))) & 0x0F
-            if pan_rows:
-                v ^= _pan_nibble(pan_digits, pan_lengths, p, k)
-            nib[k] = v
+        for b in range(8):
+            nib[2 * b] = blocks[i, b] >> 4
+            nib[2 * b + 1] = blocks[i, b] & 0x0F
+        if pan_rows:
+            _xor_pan(nib, pan_digits, pan_lengths, 0 if pan_rows == 1 else i)
         length = np.int64(nib[1])
         ok = nib[0] == fmt and 4 <= length <= 12
         if ok:

@@ -50,6 +50,9 @@ def _pan(pan: Any, fmt: int) -> Pan:
     return inputs.digit_rows(pan, "pan", _PAN_MIN, _PAN_MAX)
 
 
+_F_FILL = np.zeros((0, 16), np.uint8)  # no rows: the kernel writes F
+
+
 def _random_nibbles(n: int, low: int) -> np.ndarray:
     """(n, 16) nibbles from ``secrets``, uniform on ``low``..15."""
     span = 16 - low
@@ -69,7 +72,7 @@ def _build(digits: np.ndarray, lengths: np.ndarray, pan: Pan, fmt: int) -> np.nd
     elif fmt == 3:
         fill = _random_nibbles(n, 10)
     else:
-        fill = np.full((n, 16), 0xF, np.uint8)
+        fill = _F_FILL
     out = np.empty((n, 8), np.uint8)
     pin_kernels.build(np.ascontiguousarray(digits), np.ascontiguousarray(lengths), pan[0],
                       pan[1], fmt, fill, out)
