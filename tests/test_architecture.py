@@ -50,6 +50,9 @@ def test_the_contracts_are_kept():
          "The Dask integration uses only the public cipher objects"),
         ("cli/asm.py", "from .. import dask  # a sibling of the same layer\n", "Layers"),
         ("cipher.py", "from . import dask  # upward\n", "Layers"),
+        ("payments/dukpt.py", "from ..engines import registry  # beneath the public objects\n",
+         "The payments jobs use only the public cipher objects"),
+        ("mac/keyed.py", "from .. import payments  # upward\n", "Layers"),
     ],
 )
 def test_a_breach_is_reported(tmp_path, module, line, contract):
