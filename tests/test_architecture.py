@@ -50,6 +50,9 @@ def test_the_contracts_are_kept():
          "The Dask integration uses only the public cipher objects"),
         ("cli/asm.py", "from .. import dask  # a sibling of the same layer\n", "Layers"),
         ("cipher.py", "from . import dask  # upward\n", "Layers"),
+        ("payments/emv.py", "from ..modes import buffers  # beneath the public objects\n",
+         "The payment functions use only the public cipher objects and MACs"),
+        ("mac/rows.py", "from .. import payments  # upward\n", "Layers"),
     ],
 )
 def test_a_breach_is_reported(tmp_path, module, line, contract):
