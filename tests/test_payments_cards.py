@@ -136,7 +136,7 @@ def test_pvv_with_few_decimal_digits_equals_psec():
 # --- IBM 3624 -----------------------------------------------------------------------------
 
 def test_ibm3624_psec_documented_examples():
-    args = dict(pan_verify_offset=0, pan_verify_length=16, pan_pad="F")
+    args = {"pan_verify_offset": 0, "pan_verify_length": 16, "pan_pad": "F"}
     pan, table = "1122334455667788", "1234567890123456"
     natural = psec.pin.generate_ibm3624_pin(KEY, table, "0000", pan, **args)
     assert payments.ibm3624_natural_pin(KEY_ARRAY, table, pan, **args)[0] == natural
@@ -154,11 +154,11 @@ ibm_params = st.tuples(st.integers(0, 4), st.integers(1, 14) | st.none(),
 def test_ibm3624_offsets_and_pins_equal_psec_loop(case):
     keys, pins, pans, (start, length, pad) = case
     k = as_array(keys)
-    args = dict(pan_verify_offset=start, pan_verify_length=length, pan_pad=pad)
+    args = {"pan_verify_offset": start, "pan_verify_length": length, "pan_pad": pad}
 
     def psec_args(pan: str) -> dict:
-        return dict(pan_verify_offset=start, pan_verify_length=length or len(pan) - start,
-                    pan_pad=pad)
+        return {"pan_verify_offset": start, "pan_verify_length": length or len(pan) - start,
+                    "pan_pad": pad}
 
     offsets = [psec.pin.generate_ibm3624_offset(key, TABLE, pin, pan, **psec_args(pan))
                for key, pin, pan in zip(keys, pins, pans, strict=True)]
@@ -175,7 +175,7 @@ def test_ibm3624_offsets_and_pins_equal_psec_loop(case):
 def test_ibm3624_single_des_pvk_and_one_pin_for_the_batch():
     pvk = bytes.fromhex("0123456789ABCDEF")
     pans = ["4000123412341234", "5100000000000008", "371449635398431"]
-    args = dict(pan_verify_offset=3, pan_verify_length=11, pan_pad="F")
+    args = {"pan_verify_offset": 3, "pan_verify_length": 11, "pan_pad": "F"}
     got = payments.ibm3624_offset(np.frombuffer(pvk, np.uint8), TABLE, "1234", pans, **args)
     assert got.tolist() == [psec.pin.generate_ibm3624_offset(pvk, TABLE, "1234", p, **args)
                             for p in pans]

@@ -15,6 +15,8 @@ from typing import Any
 
 import numpy as np
 
+from . import _kernels
+
 BYTES_LIKE = (bytes, bytearray, memoryview)
 
 #: Rows named in an error message at most.
@@ -59,25 +61,26 @@ def digit_rows(values: Any, name: str, min_len: int, max_len: int
     Raises ValueError naming the rows whose length is outside min_len..max_len
     or that hold anything but the ASCII digits 0-9.
     """
-    strings = _strings(values, name)
+    strings = np.ascontiguousarray(_strings(values, name))
     n = strings.shape[0]
-    lengths = np.char.str_len(strings).astype(np.intp) if n else np.zeros(0, np.intp)
     width = strings.dtype.itemsize // (4 if strings.dtype.kind == "U" else 1)
-    code_type = np.uint32 if strings.dtype.kind == "U" else np.uint8
-    codes = np.ascontiguousarray(strings).view(code_type).reshape(n, width).astype(np.int64)
-    inside = np.arange(width) < lengths[:, None]
-    wrong = ((codes < 48) | (codes > 57)) & inside
-    bad_length = (lengths < min_len) | (lengths > max_len)
-    if bad_length.any():
-        want = f"{min_len}" if min_len == max_len else f"{min_len} to {max_len}"
-        raise ValueError(f"{name} must be {want} digits: {rows_named(bad_length)} "
-                         "of the batch are not")
-    if wrong.any():
-        raise ValueError(f"{name} must hold only the digits 0-9: "
-                         f"{rows_named(wrong.any(axis=1))} of the batch do not")
+    codes = strings.view(np.uint32 if strings.dtype.kind == "U" else np.uint8).reshape(n, width)
     digits = np.zeros((n, max_len), np.uint8)
-    used = min(width, max_len)
-    digits[:, :used] = np.where(inside, codes - 48, 0)[:, :used]
+    lengths = np.zeros(n, np.intp)
+    status = np.zeros(n, np.uint8)
+    if n and width:
+        wide = codes if codes.dtype == np.uint32 else codes.astype(np.uint32)
+        _kernels.parse(wide, min_len, max_len, digits, lengths, status)
+    elif min_len > 0:
+        status[:] = _kernels.BAD_LENGTH
+    if status.any():
+        bad_length = status == _kernels.BAD_LENGTH
+        if bad_length.any():
+            want = f"{min_len}" if min_len == max_len else f"{min_len} to {max_len}"
+            raise ValueError(f"{name} must be {want} digits: {rows_named(bad_length)} "
+                             "of the batch are not")
+        raise ValueError(f"{name} must hold only the digits 0-9: "
+                         f"{rows_named(status == _kernels.NOT_DIGITS)} of the batch do not")
     return digits, lengths
 
 
@@ -130,7 +133,7 @@ def batch_size(**counts: int) -> int:
 
 def spread(rows: np.ndarray, n: int) -> np.ndarray:
     """Rows of an argument for a batch of n (one row repeated, or the rows themselves)."""
-    return np.broadcast_to(rows, (n,) + rows.shape[1:]) if rows.shape[0] == 1 else rows
+    return np.broadcast_to(rows, (n, *rows.shape[1:])) if rows.shape[0] == 1 else rows
 
 
 def key_count(key: np.ndarray) -> int:
@@ -140,8 +143,9 @@ def key_count(key: np.ndarray) -> int:
 
 def pack_nibbles(nibbles: np.ndarray) -> np.ndarray:
     """(N, 2k) values 0..15 -> (N, k) uint8, high nibble first."""
-    nib = nibbles.astype(np.uint8)
-    return np.ascontiguousarray((nib[:, 0::2] << 4) | nib[:, 1::2])
+    out = np.empty((nibbles.shape[0], nibbles.shape[1] // 2), np.uint8)
+    _kernels.pack(np.ascontiguousarray(nibbles, np.uint8), out)
+    return out
 
 
 def unpack_nibbles(data: np.ndarray) -> np.ndarray:
@@ -152,11 +156,12 @@ def unpack_nibbles(data: np.ndarray) -> np.ndarray:
     return out
 
 
-def decimalize(nibbles: np.ndarray, count: int) -> np.ndarray:
-    """Visa's digit extraction: the first ``count`` decimal nibbles left to right, then,
-    if too few, the nibbles A-F left to right as 0-5.  (N, count) uint8."""
-    order = np.argsort(nibbles >= 10, axis=1, kind="stable")[:, :count]
-    return (np.take_along_axis(nibbles, order, axis=1) % 10).astype(np.uint8)
+def decimalize(data: np.ndarray, count: int) -> np.ndarray:
+    """Visa's digit extraction from (N, k) bytes: the first ``count`` decimal nibbles left
+    to right, then, if too few, the nibbles A-F left to right as 0-5.  (N, count) uint8."""
+    out = np.zeros((data.shape[0], count), np.uint8)
+    _kernels.decimalize(np.ascontiguousarray(data, np.uint8), out)
+    return out
 
 
 def as_strings(digits: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
@@ -169,18 +174,20 @@ def as_strings(digits: np.ndarray, lengths: np.ndarray | None = None) -> np.ndar
         else np.full(n, "", "U1")
 
 
-def place(target: np.ndarray, values: np.ndarray, starts: np.ndarray, count: int) -> None:
-    """target[i, starts[i] + j] = values[i, j] for j < count (in place)."""
-    cols = starts[:, None] + np.arange(count)
-    np.put_along_axis(target, cols, values[:, :count], axis=1)
+def _per_row(value: np.ndarray | int, n: int) -> np.ndarray:
+    return np.ascontiguousarray(np.broadcast_to(np.asarray(value, np.intp), (n,)))
 
 
-def take(source: np.ndarray, starts: np.ndarray, count: int) -> np.ndarray:
-    """source[i, starts[i] + j] for j < count: (N, count)."""
-    return np.take_along_axis(source, starts[:, None] + np.arange(count), axis=1)
+def move(target: np.ndarray, target_starts: np.ndarray | int, source: np.ndarray,
+         source_starts: np.ndarray | int, counts: np.ndarray | int) -> None:
+    """target[i, target_starts[i] + j] = source[i, source_starts[i] + j] for j < counts[i]
+    (in place; offsets and counts per row or one for all, kept inside the rows)."""
+    n = target.shape[0]
+    _kernels.move(target, _per_row(target_starts, n), np.ascontiguousarray(source, np.uint8),
+                  _per_row(source_starts, n), _per_row(counts, n))
 
 
-_PARITY = np.array([(b & 0xFE) | (bin(b >> 1).count("1") + 1) % 2 for b in range(256)],
+_PARITY = np.array([(b & 0xFE) | ((b >> 1).bit_count() + 1) % 2 for b in range(256)],
                    np.uint8)
 
 

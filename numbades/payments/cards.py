@@ -31,11 +31,10 @@ from ._digits import (
     fixed_digits,
     key_count,
     key_rows,
+    move,
     pack_nibbles,
-    place,
     rows_named,
     spread,
-    take,
     unpack_nibbles,
 )
 
@@ -80,12 +79,12 @@ def cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any) -> np.ndarray:
                    service_code=code.shape[0])
     pans, pan_len = spread(pans, n), np.broadcast_to(pan_len, (n,))
     nibbles = np.zeros((n, 32), np.uint8)
-    nibbles[:, :19] = pans
-    place(nibbles, spread(exp, n), pan_len, 4)
-    place(nibbles, spread(code, n), pan_len + 4, 3)
+    move(nibbles, 0, pans, 0, pan_len)
+    move(nibbles, pan_len, spread(exp, n), 0, 4)
+    move(nibbles, pan_len + 4, spread(code, n), 0, 3)
     # MAC algorithm 3 of the two blocks is E_A(E_A(b1) ^ b2), then D_B, then E_A
     result = _cipher.retail_mac(key, pack_nibbles(nibbles), padding=1)
-    return as_strings(decimalize(unpack_nibbles(result), 3))
+    return as_strings(decimalize(result, 3))
 
 
 def verify_cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any, value: Any) -> np.ndarray:
@@ -105,9 +104,11 @@ def _pvv_digits(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
     pans, pan_len = spread(pans, n), np.broadcast_to(pan_len, (n,))
     # the transformed security parameter: the 11 PAN digits before the check digit,
     # the PVKI and the PIN
-    tsp = np.concatenate([take(pans, pan_len - 12, 11), spread(index, n), spread(pins, n)],
-                         axis=1)
-    return decimalize(unpack_nibbles(_cipher.ecb(key, pack_nibbles(tsp))), 4)
+    tsp = np.empty((n, 16), np.uint8)
+    move(tsp, 0, pans, pan_len - 12, 11)
+    tsp[:, 11:12] = index
+    tsp[:, 12:] = pins
+    return decimalize(_cipher.ecb(key, pack_nibbles(tsp)), 4)
 
 
 def visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
@@ -173,9 +174,7 @@ def _intermediate(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: An
                          f"{rows_named(short)} of the batch are too short")
     used = np.minimum(length, 16)
     data = np.full((n, 16), pad, np.uint8)
-    window = take(np.pad(pans, ((0, 0), (0, 16))), np.full(n, start, np.intp), 16)
-    inside = np.arange(16) < used[:, None]
-    data[inside] = window[inside]
+    move(data, 0, pans, start, used)
     return table[unpack_nibbles(_cipher.ecb(key, pack_nibbles(data)))]
 
 

@@ -33,10 +33,10 @@ from ._digits import (
     fixed_digits,
     key_count,
     key_rows,
+    move,
     odd_parity,
     pack_nibbles,
     spread,
-    unpack_nibbles,
 )
 
 __all__ = [
@@ -53,7 +53,7 @@ def _option_b_digits(pan: np.ndarray, pan_len: int, psn: np.ndarray) -> np.ndarr
     """16 digits of SHA-1(PAN || PSN, packed BCD, a leading 0 if odd) (option B)."""
     digits = np.concatenate([np.zeros(pan_len % 2, np.uint8), pan[:pan_len], psn])
     digest = hashlib.sha1(pack_nibbles(digits.reshape(1, -1)).tobytes()).digest()
-    return decimalize(unpack_nibbles(np.frombuffer(digest, np.uint8).reshape(1, -1)), 16)[0]
+    return decimalize(np.frombuffer(digest, np.uint8).reshape(1, -1), 16)[0]
 
 
 def emv_icc_master_key(issuer_mk: Any, pan: Any, psn: Any = "00", option: str = "A"
@@ -76,10 +76,7 @@ def emv_icc_master_key(issuer_mk: Any, pan: Any, psn: Any = "00", option: str = 
     pans, pan_len, psns = spread(pans, n), np.broadcast_to(pan_len, (n,)), spread(psns, n)
     # PAN || PSN right-aligned in 21 digits; Y is its last 16
     joined = np.zeros((n, 21), np.uint8)
-    cols = (21 - 2 - pan_len)[:, None] + np.arange(19)
-    inside = np.arange(19) < pan_len[:, None]
-    rows = np.broadcast_to(np.arange(n)[:, None], (n, 19))
-    joined[rows[inside], cols[inside]] = pans[inside]
+    move(joined, 19 - pan_len, pans, 0, pan_len)
     joined[:, 19:] = psns
     y = joined[:, 5:]
     if option == "B":
