@@ -81,6 +81,9 @@ def test_cvv_one_key_and_one_service_code_for_the_batch(pans, expiries):
     got = payments.cvv(KEY_ARRAY, np.array(pans), np.array(expiries, "S4"), "000")
     assert got.tolist() == [visa_cvv(KEY, p, e, "000") for p, e in zip(pans, expiries,
                                                                         strict=True)]
+    # and one PAN for every row (a card's CVVs over its expiry dates)
+    got = payments.cvv(KEY_ARRAY, pans[0], expiries, "000")
+    assert got.tolist() == [visa_cvv(KEY, pans[0], e, "000") for e in expiries]
 
 
 def test_cvv_with_few_decimal_digits_takes_a_to_f_as_0_to_5():

@@ -141,13 +141,6 @@ def key_count(key: np.ndarray) -> int:
     return 1 if key.ndim == 1 else key.shape[0]
 
 
-def pack_nibbles(nibbles: np.ndarray) -> np.ndarray:
-    """(N, 2k) values 0..15 -> (N, k) uint8, high nibble first."""
-    out = np.empty((nibbles.shape[0], nibbles.shape[1] // 2), np.uint8)
-    _kernels.pack(np.ascontiguousarray(nibbles, np.uint8), out)
-    return out
-
-
 def unpack_nibbles(data: np.ndarray) -> np.ndarray:
     """(N, k) uint8 -> (N, 2k) uint8 nibbles, high nibble first."""
     out = np.empty((data.shape[0], 2 * data.shape[1]), np.uint8)
@@ -174,17 +167,30 @@ def as_strings(digits: np.ndarray, lengths: np.ndarray | None = None) -> np.ndar
         else np.full(n, "", "U1")
 
 
-def _per_row(value: np.ndarray | int, n: int) -> np.ndarray:
-    return np.ascontiguousarray(np.broadcast_to(np.asarray(value, np.intp), (n,)))
+_NOTHING = np.zeros((1, 1), np.uint8)
 
 
-def move(target: np.ndarray, target_starts: np.ndarray | int, source: np.ndarray,
-         source_starts: np.ndarray | int, counts: np.ndarray | int) -> None:
-    """target[i, target_starts[i] + j] = source[i, source_starts[i] + j] for j < counts[i]
-    (in place; offsets and counts per row or one for all, kept inside the rows)."""
-    n = target.shape[0]
-    _kernels.move(target, _per_row(target_starts, n), np.ascontiguousarray(source, np.uint8),
-                  _per_row(source_starts, n), _per_row(counts, n))
+def _entries(value: np.ndarray | int) -> np.ndarray:
+    """One intp entry per row, or one for every row."""
+    return np.ascontiguousarray(np.asarray(value, np.intp).reshape(-1))
+
+
+def join(n: int, width: int, a: np.ndarray, a_start: np.ndarray | int,
+         a_len: np.ndarray | int, b: np.ndarray = _NOTHING, b_len: np.ndarray | int = 0,
+         c: np.ndarray = _NOTHING, c_len: np.ndarray | int = 0, *,
+         lead: np.ndarray | int = 0, fill: int = 0) -> np.ndarray:
+    """(n, width) bytes of packed digits: ``lead`` fill nibbles, a[i, a_start:][:a_len],
+    b[i, :b_len], c[i, :c_len], fill nibbles to the end.
+
+    Digit arrays have n rows or one (serving every row); starts and lengths
+    are per row or one for all, and the caller keeps them inside the rows.
+    """
+    out = np.empty((n, width), np.uint8)
+    if n:
+        _kernels.join(_entries(lead), np.ascontiguousarray(a), _entries(a_start),
+                      _entries(a_len), np.ascontiguousarray(b), _entries(b_len),
+                      np.ascontiguousarray(c), _entries(c_len), fill, out)
+    return out
 
 
 _PARITY = np.array([(b & 0xFE) | ((b >> 1).bit_count() + 1) % 2 for b in range(256)],

@@ -49,40 +49,77 @@ def parse(codes: np.ndarray, min_len: int, max_len: int, digits: np.ndarray,
 
 
 @njit(cache=True, nogil=True)
-def move(target: np.ndarray, target_starts: np.ndarray, source: np.ndarray,
-         source_starts: np.ndarray, counts: np.ndarray) -> None:  # pragma: no cover - compiled
-    """target[i, target_starts[i] + j] = source[i, source_starts[i] + j] for j < counts[i].
-
-    uint8 rows, intp offsets and counts (the caller keeps them inside the rows).
-    """
-    for i in range(target.shape[0]):
-        t, s = target_starts[i], source_starts[i]
-        for j in range(counts[i]):
-            target[i, t + j] = source[i, s + j]
+def _at(values: np.ndarray, i: int) -> int:  # pragma: no cover - compiled
+    """Row i's entry of a per-row array, or the one entry every row shares."""
+    return values[i] if values.shape[0] > 1 else values[0]
 
 
 @njit(cache=True, nogil=True)
-def pack(nibbles: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - compiled
-    """(N, 2k) values 0..15 -> (N, k) bytes, high nibble first."""
-    for i in range(out.shape[0]):
-        for j in range(out.shape[1]):
-            out[i, j] = (nibbles[i, 2 * j] << 4) | nibbles[i, 2 * j + 1]
+def join(lead: np.ndarray, a: np.ndarray, a_start: np.ndarray, a_len: np.ndarray,
+         b: np.ndarray, b_len: np.ndarray, c: np.ndarray, c_len: np.ndarray, fill: int,
+         out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Packed digit rows: ``lead[i]`` fill nibbles, a[i, a_start[i]:][:a_len[i]],
+    b[i, :b_len[i]], c[i, :c_len[i]], then fill nibbles to 2 * out.shape[1].
+
+    ``a``, ``b``, ``c`` are (N or 1, width) uint8 digit values; the intp arrays
+    hold one entry per row or one for every row; a one-row ``a``, ``b`` or
+    ``c`` serves every row.  ``out``: (N, k) uint8, high nibble first.
+    """
+    n, k = out.shape
+    nibbles = np.empty(2 * k, np.uint8)
+    for i in range(n):
+        pos = 0
+        for _ in range(_at(lead, i)):
+            nibbles[pos] = fill
+            pos += 1
+        ar = i if a.shape[0] > 1 else 0
+        first = _at(a_start, i)
+        for j in range(_at(a_len, i)):
+            nibbles[pos] = a[ar, first + j]
+            pos += 1
+        br = i if b.shape[0] > 1 else 0
+        for j in range(_at(b_len, i)):
+            nibbles[pos] = b[br, j]
+            pos += 1
+        cr = i if c.shape[0] > 1 else 0
+        for j in range(_at(c_len, i)):
+            nibbles[pos] = c[cr, j]
+            pos += 1
+        while pos < 2 * k:
+            nibbles[pos] = fill
+            pos += 1
+        for j in range(k):
+            out[i, j] = (nibbles[2 * j] << 4) | nibbles[2 * j + 1]
 
 
 @njit(cache=True, nogil=True)
 def decimalize(data: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - compiled
     """The first out.shape[1] decimal nibbles of each row of bytes, left to right, then
-    (if too few) its nibbles A-F as 0-5, left to right (Visa's digit extraction)."""
+    (if too few) its nibbles A-F as 0-5, left to right (Visa's digit extraction).
+
+    Branch-free in the common case: every nibble is written and the position
+    advances only past decimal ones (a random nibble is a letter 6 times in 16,
+    which a branch would mispredict).
+    """
     count = out.shape[1]
-    nibbles = 2 * data.shape[1]
+    width = data.shape[1]
+    picked = np.empty(2 * width + 1, np.uint8)
     for i in range(data.shape[0]):
         k = 0
-        for letters in range(2):
-            for j in range(nibbles):
-                if k == count:
-                    break
-                byte = data[i, j >> 1]
-                nib = (byte >> 4) if (j & 1) == 0 else (byte & 15)
-                if (nib >= 10) == (letters == 1):
-                    out[i, k] = nib % 10
-                    k += 1
+        for j in range(width):
+            byte = data[i, j]
+            high, low = byte >> 4, byte & 15
+            picked[k] = high
+            k += high < 10
+            picked[k] = low
+            k += low < 10
+        if k < count:  # rare: too few decimal digits, the letters follow as 0-5
+            for j in range(width):
+                byte = data[i, j]
+                high, low = byte >> 4, byte & 15
+                picked[k] = high - 10
+                k += high >= 10
+                picked[k] = low - 10
+                k += low >= 10
+        for j in range(count):
+            out[i, j] = picked[j]

@@ -29,10 +29,9 @@ from ._digits import (
     decimalize,
     digit_rows,
     fixed_digits,
+    join,
     key_count,
     key_rows,
-    move,
-    pack_nibbles,
     rows_named,
     spread,
     unpack_nibbles,
@@ -77,13 +76,9 @@ def cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any) -> np.ndarray:
     code = fixed_digits(service_code, "service_code", 3)
     n = batch_size(cvk=key_count(key), pan=pans.shape[0], expiry=exp.shape[0],
                    service_code=code.shape[0])
-    pans, pan_len = spread(pans, n), np.broadcast_to(pan_len, (n,))
-    nibbles = np.zeros((n, 32), np.uint8)
-    move(nibbles, 0, pans, 0, pan_len)
-    move(nibbles, pan_len, spread(exp, n), 0, 4)
-    move(nibbles, pan_len + 4, spread(code, n), 0, 3)
+    blocks = join(n, 16, pans, 0, pan_len, exp, 4, code, 3)
     # MAC algorithm 3 of the two blocks is E_A(E_A(b1) ^ b2), then D_B, then E_A
-    result = _cipher.retail_mac(key, pack_nibbles(nibbles), padding=1)
+    result = _cipher.retail_mac(key, blocks, padding=1)
     return as_strings(decimalize(result, 3))
 
 
@@ -101,14 +96,10 @@ def _pvv_digits(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
     pins = fixed_digits(pin, "pin", 4)
     n = batch_size(pvk=key_count(key), pvki=index.shape[0], pin=pins.shape[0],
                    pan=pans.shape[0])
-    pans, pan_len = spread(pans, n), np.broadcast_to(pan_len, (n,))
     # the transformed security parameter: the 11 PAN digits before the check digit,
     # the PVKI and the PIN
-    tsp = np.empty((n, 16), np.uint8)
-    move(tsp, 0, pans, pan_len - 12, 11)
-    tsp[:, 11:12] = index
-    tsp[:, 12:] = pins
-    return decimalize(_cipher.ecb(key, pack_nibbles(tsp)), 4)
+    tsp = join(n, 8, pans, pan_len - 12, 11, index, 1, pins, 4)
+    return decimalize(_cipher.ecb(key, tsp), 4)
 
 
 def visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
@@ -162,7 +153,7 @@ def _intermediate(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: An
     start = _count(pan_verify_offset, "pan_verify_offset", 0)
     pans, pan_len = digit_rows(pan, "pan", 1, 19)
     n = batch_size(pvk=key_count(key), pan=pans.shape[0], **{other: n_other})
-    pans, pan_len = spread(pans, n), np.broadcast_to(pan_len, (n,))
+    pan_len = np.broadcast_to(pan_len, (n,))
     if pan_verify_length is None:
         length = pan_len - start
         short = length < 1
@@ -172,10 +163,8 @@ def _intermediate(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: An
     if short.any():
         raise ValueError("pan_verify_offset and pan_verify_length must lie within the PAN: "
                          f"{rows_named(short)} of the batch are too short")
-    used = np.minimum(length, 16)
-    data = np.full((n, 16), pad, np.uint8)
-    move(data, 0, pans, start, used)
-    return table[unpack_nibbles(_cipher.ecb(key, pack_nibbles(data)))]
+    data = join(n, 8, pans, start, np.minimum(length, 16), fill=pad)
+    return table[unpack_nibbles(_cipher.ecb(key, data))]
 
 
 def ibm3624_natural_pin(pvk: Any, decimalization: str, pan: Any, *, length: int = 4,

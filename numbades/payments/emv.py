@@ -31,11 +31,10 @@ from ._digits import (
     decimalize,
     digit_rows,
     fixed_digits,
+    join,
     key_count,
     key_rows,
-    move,
     odd_parity,
-    pack_nibbles,
     spread,
 )
 
@@ -51,8 +50,9 @@ __all__ = [
 
 def _option_b_digits(pan: np.ndarray, pan_len: int, psn: np.ndarray) -> np.ndarray:
     """16 digits of SHA-1(PAN || PSN, packed BCD, a leading 0 if odd) (option B)."""
-    digits = np.concatenate([np.zeros(pan_len % 2, np.uint8), pan[:pan_len], psn])
-    digest = hashlib.sha1(pack_nibbles(digits.reshape(1, -1)).tobytes()).digest()
+    packed = join(1, (pan_len + 3) // 2, pan.reshape(1, -1), 0, pan_len, psn.reshape(1, -1), 2,
+                  lead=pan_len % 2)
+    digest = hashlib.sha1(packed.tobytes()).digest()
     return decimalize(np.frombuffer(digest, np.uint8).reshape(1, -1), 16)[0]
 
 
@@ -73,19 +73,15 @@ def emv_icc_master_key(issuer_mk: Any, pan: Any, psn: Any = "00", option: str = 
     pans, pan_len = digit_rows(pan, "pan", 1, 19)
     psns = fixed_digits(psn, "psn", 2)
     n = batch_size(issuer_mk=key_count(key), pan=pans.shape[0], psn=psns.shape[0])
-    pans, pan_len, psns = spread(pans, n), np.broadcast_to(pan_len, (n,)), spread(psns, n)
-    # PAN || PSN right-aligned in 21 digits; Y is its last 16
-    joined = np.zeros((n, 21), np.uint8)
-    move(joined, 19 - pan_len, pans, 0, pan_len)
-    joined[:, 19:] = psns
-    y = joined[:, 5:]
+    # Y: the rightmost 16 digits of PAN || PSN, zeros on the left
+    dropped = np.maximum(pan_len + 2 - 16, 0)
+    block = join(n, 8, pans, dropped, pan_len - dropped, psns, 2,
+                 lead=np.maximum(16 - pan_len - 2, 0))
     if option == "B":
-        long_rows = np.flatnonzero(pan_len > 16)
-        if long_rows.size:
-            y = y.copy()
-            for r in long_rows:
-                y[r] = _option_b_digits(pans[r], int(pan_len[r]), psns[r])
-    block = pack_nibbles(y)
+        for r in np.flatnonzero(np.broadcast_to(pan_len, (n,)) > 16):
+            rp, rs = (r if pans.shape[0] > 1 else 0), (r if psns.shape[0] > 1 else 0)
+            y = _option_b_digits(pans[rp], int(pan_len[rp]), psns[rs])
+            block[r] = join(1, 8, y.reshape(1, -1), 0, 16)[0]
     data = np.concatenate([block, block ^ 0xFF], axis=1)
     return odd_parity(_cipher.ecb(key, data))
 
