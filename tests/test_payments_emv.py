@@ -125,6 +125,9 @@ def test_arpc_equals_pyemv_loop(case):
     np.testing.assert_array_equal(payments.emv_arpc(rows(keys), rows(arqcs), rows(arcs)), want)
     assert payments.verify_emv_arpc(rows(keys), rows(arqcs), rows(arcs), want).all()
     assert not payments.verify_emv_arpc(rows(keys), rows(arqcs), rows(arcs), want ^ 0x80).any()
+    # one ARQC and ARC for every key
+    one = rows([ac.generate_arpc_1(k, arqcs[0], arcs[0]) for k in keys])
+    np.testing.assert_array_equal(payments.emv_arpc(rows(keys), arqcs[0], arcs[0]), one)
 
 
 def test_the_whole_chain_for_a_large_batch_equals_pyemv():

@@ -170,7 +170,7 @@ def as_strings(digits: np.ndarray, lengths: np.ndarray | None = None) -> np.ndar
 _NOTHING = np.zeros((1, 1), np.uint8)
 
 
-def _entries(value: np.ndarray | int) -> np.ndarray:
+def entries(value: np.ndarray | int) -> np.ndarray:
     """One intp entry per row, or one for every row."""
     return np.ascontiguousarray(np.asarray(value, np.intp).reshape(-1))
 
@@ -187,16 +187,28 @@ def join(n: int, width: int, a: np.ndarray, a_start: np.ndarray | int,
     """
     out = np.empty((n, width), np.uint8)
     if n:
-        _kernels.join(_entries(lead), np.ascontiguousarray(a), _entries(a_start),
-                      _entries(a_len), np.ascontiguousarray(b), _entries(b_len),
-                      np.ascontiguousarray(c), _entries(c_len), fill, out)
+        _kernels.join(entries(lead), np.ascontiguousarray(a), entries(a_start),
+                      entries(a_len), np.ascontiguousarray(b), entries(b_len),
+                      np.ascontiguousarray(c), entries(c_len), fill, out)
     return out
 
 
-_PARITY = np.array([(b & 0xFE) | ((b >> 1).bit_count() + 1) % 2 for b in range(256)],
-                   np.uint8)
+_LOW_BITS = np.uint64(0x0101010101010101)
+_HIGH_BITS = np.uint64(0xFEFEFEFEFEFEFEFE)
+_FOLDS = ((np.uint64(4), np.uint64(0x0F0F0F0F0F0F0F0F)),
+          (np.uint64(2), np.uint64(0x3333333333333333)),
+          (np.uint64(1), np.uint64(0x5555555555555555)))
 
 
 def odd_parity(keys: np.ndarray) -> np.ndarray:
-    """Each byte's low bit set so that the byte has an odd number of ones."""
-    return _PARITY[keys]
+    """(N, 8k) uint8 keys with each byte's low bit set so that it has odd parity.
+
+    Eight bytes at a time: each byte's upper seven bits fold (xor) into its
+    low bit, within the byte, and the parity bit is the complement of that.
+    """
+    words = np.ascontiguousarray(keys).view(np.uint64)
+    upper = words & _HIGH_BITS
+    folded = upper.copy()
+    for shift, mask in _FOLDS:
+        folded ^= (folded >> shift) & mask
+    return (upper | ((folded & _LOW_BITS) ^ _LOW_BITS)).view(np.uint8).reshape(keys.shape)

@@ -22,19 +22,19 @@ from typing import Any
 
 import numpy as np
 
-from . import _cipher
+from . import _cipher, _kernels
 from ._digits import (
     as_strings,
     batch_size,
     decimalize,
     digit_rows,
+    entries,
     fixed_digits,
     join,
     key_count,
     key_rows,
     rows_named,
     spread,
-    unpack_nibbles,
 )
 
 __all__ = [
@@ -143,10 +143,10 @@ def _count(value: Any, name: str, low: int) -> int:
     return int(value)
 
 
-def _intermediate(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: Any,
-                  pan_verify_length: Any, pan_pad: Any, n_other: int, other: str
-                  ) -> np.ndarray:
-    """(N, 16) decimalised digits of the enciphered validation data (IBM 3624)."""
+def _enciphered(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: Any,
+                pan_verify_length: Any, pan_pad: Any, n_other: int, other: str
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(the enciphered validation data (N, 8), the decimalisation table (16,)): IBM 3624."""
     key = key_rows(pvk, "pvk", _PVK_WIDTHS)
     table = _table(decimalization)
     pad = _pad_nibble(pan_pad)
@@ -164,7 +164,20 @@ def _intermediate(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: An
         raise ValueError("pan_verify_offset and pan_verify_length must lie within the PAN: "
                          f"{rows_named(short)} of the batch are too short")
     data = join(n, 8, pans, start, np.minimum(length, 16), fill=pad)
-    return table[unpack_nibbles(_cipher.ecb(key, data))]
+    return _cipher.ecb(key, data), table
+
+
+def _digit_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
+                 lengths: np.ndarray | int, sign: int) -> np.ndarray:
+    """(N, 16) uint32 character codes of (values + sign * natural PIN) mod 10 per row."""
+    out = np.empty((enciphered.shape[0], 16), np.uint32)
+    _kernels.ibm3624(enciphered, table, np.ascontiguousarray(values), entries(lengths),
+                     sign, out)
+    return out
+
+
+def _strings(codes: np.ndarray) -> np.ndarray:
+    return codes.view("U16").reshape(codes.shape[0])
 
 
 def ibm3624_natural_pin(pvk: Any, decimalization: str, pan: Any, *, length: int = 4,
@@ -182,9 +195,9 @@ def ibm3624_natural_pin(pvk: Any, decimalization: str, pan: Any, *, length: int 
     length = _count(length, "length", 4)
     if length > 16:
         raise ValueError(f"length must be 4 to 16, got {length}")
-    digits = _intermediate(pvk, decimalization, pan, pan_verify_offset, pan_verify_length,
-                           pan_pad, 1, "length")
-    return as_strings(digits[:, :length])
+    enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
+                                    pan_verify_length, pan_pad, 1, "length")
+    return _strings(_digit_codes(enciphered, table, np.zeros((1, 16), np.uint8), length, 1))
 
 
 def ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, *,
@@ -196,11 +209,9 @@ def ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, *,
     length.  The other arguments as for ``ibm3624_natural_pin``.
     """
     pins, pin_len = digit_rows(pin, "pin", 4, 16)
-    natural = _intermediate(pvk, decimalization, pan, pan_verify_offset, pan_verify_length,
-                            pan_pad, pins.shape[0], "pin")
-    n = natural.shape[0]
-    offset = (spread(pins, n).astype(np.int16) - natural + 10) % 10
-    return as_strings(offset.astype(np.uint8), np.broadcast_to(pin_len, (n,)))
+    enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
+                                    pan_verify_length, pan_pad, pins.shape[0], "pin")
+    return _strings(_digit_codes(enciphered, table, pins, pin_len, -1))
 
 
 def ibm3624_pin(pvk: Any, decimalization: str, offset: Any, pan: Any, *,
@@ -212,11 +223,9 @@ def ibm3624_pin(pvk: Any, decimalization: str, offset: Any, pan: Any, *,
     ``ibm3624_natural_pin``.
     """
     offsets, offset_len = digit_rows(offset, "offset", 4, 16)
-    natural = _intermediate(pvk, decimalization, pan, pan_verify_offset, pan_verify_length,
-                            pan_pad, offsets.shape[0], "offset")
-    n = natural.shape[0]
-    pins = (spread(offsets, n) + natural) % 10
-    return as_strings(pins.astype(np.uint8), np.broadcast_to(offset_len, (n,)))
+    enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
+                                    pan_verify_length, pan_pad, offsets.shape[0], "offset")
+    return _strings(_digit_codes(enciphered, table, offsets, offset_len, 1))
 
 
 def verify_ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, offset: Any, *,
@@ -229,11 +238,8 @@ def verify_ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, off
     pins, pin_len = digit_rows(pin, "pin", 4, 16)
     offsets, offset_len = digit_rows(offset, "offset", 4, 16)
     n_rows = batch_size(pin=pins.shape[0], offset=offsets.shape[0])
-    natural = _intermediate(pvk, decimalization, pan, pan_verify_offset, pan_verify_length,
-                            pan_pad, n_rows, "pin")
-    n = natural.shape[0]
-    pins, offsets = spread(pins, n), spread(offsets, n)
-    pin_len, offset_len = np.broadcast_to(pin_len, (n,)), np.broadcast_to(offset_len, (n,))
-    inside = np.arange(16) < pin_len[:, None]
-    same = ((offsets + natural) % 10 == pins) | ~inside
-    return same.all(axis=1) & (pin_len == offset_len)
+    enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
+                                    pan_verify_length, pan_pad, n_rows, "pin")
+    got = _digit_codes(enciphered, table, offsets, offset_len, 1)
+    want = _digit_codes(enciphered, table, pins, pin_len, 0)  # sign 0: the PIN itself
+    return (got == want).all(axis=1)

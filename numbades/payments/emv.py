@@ -82,7 +82,9 @@ def emv_icc_master_key(issuer_mk: Any, pan: Any, psn: Any = "00", option: str = 
             rp, rs = (r if pans.shape[0] > 1 else 0), (r if psns.shape[0] > 1 else 0)
             y = _option_b_digits(pans[rp], int(pan_len[rp]), psns[rs])
             block[r] = join(1, 8, y.reshape(1, -1), 0, 16)[0]
-    data = np.concatenate([block, block ^ 0xFF], axis=1)
+    data = np.empty((n, 16), np.uint8)
+    data[:, :8] = block
+    np.invert(block, out=data[:, 8:])
     return odd_parity(_cipher.ecb(key, data))
 
 
@@ -156,9 +158,10 @@ def emv_arpc(session_key: Any, arqc: Any, arc: Any) -> np.ndarray:
     arqcs = byte_rows(arqc, "arqc", (8,))
     arcs = byte_rows(arc, "arc", (2,))
     n = batch_size(session_key=key_count(key), arqc=arqcs.shape[0], arc=arcs.shape[0])
-    block = spread(arqcs, n).copy()
-    block[:, :2] ^= spread(arcs, n)
-    return _cipher.ecb(key, block)
+    arc_blocks = np.zeros((arcs.shape[0], 8), np.uint8)
+    arc_blocks[:, :2] = arcs
+    block = arqcs.view(np.uint64) ^ arc_blocks.view(np.uint64)  # (N or 1, 1) words
+    return _cipher.ecb(key, np.ascontiguousarray(np.broadcast_to(block, (n, 1))).view(np.uint8))
 
 
 def verify_emv_arpc(session_key: Any, arqc: Any, arc: Any, arpc: Any) -> np.ndarray:
