@@ -176,8 +176,9 @@ def _digit_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
     return out
 
 
-def _strings(codes: np.ndarray) -> np.ndarray:
-    return codes.view("U16").reshape(codes.shape[0])
+def _strings(codes: np.ndarray, width: int = 16) -> np.ndarray:
+    """(N, 16) character codes -> N strings of at most ``width`` characters."""
+    return np.ascontiguousarray(codes[:, :width]).view(f"U{width}").reshape(codes.shape[0])
 
 
 def ibm3624_natural_pin(pvk: Any, decimalization: str, pan: Any, *, length: int = 4,
@@ -197,7 +198,8 @@ def ibm3624_natural_pin(pvk: Any, decimalization: str, pan: Any, *, length: int 
         raise ValueError(f"length must be 4 to 16, got {length}")
     enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
                                     pan_verify_length, pan_pad, 1, "length")
-    return _strings(_digit_codes(enciphered, table, np.zeros((1, 16), np.uint8), length, 1))
+    natural = _digit_codes(enciphered, table, np.zeros((1, 16), np.uint8), length, 1)
+    return _strings(natural, length)
 
 
 def ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, *,
