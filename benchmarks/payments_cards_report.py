@@ -7,9 +7,11 @@ operations each row needs, and the DES-operation rate against the one-key
 bitslice DES-ECB block rate measured in the same run (target: >= 0.3x).
 
 One core: Numba is limited to one thread (set before it is imported) and the
-process is pinned to one CPU where the OS allows.  Run from the source tree:
+process is pinned to one CPU where the OS allows.  Run from the source tree,
+with the test extra (psec and pyemv, the oracles):
 
-    PYTHONPATH=$PWD python benchmarks/payments_cards_report.py
+    python -m pip install -e ".[test]"        # psec and pyemv (the oracles are test dependencies)
+    python benchmarks/payments_cards_report.py
 """
 
 from __future__ import annotations
