@@ -232,3 +232,10 @@ def test_wrong_types_are_type_errors():
         payments.visa_pvv(KEY_ARRAY, "1", np.array([1234]), "4000123412341234")
     with pytest.raises(TypeError, match="pan_pad"):
         payments.ibm3624_offset(KEY_ARRAY, TABLE, "1234", "4000123412341234", pan_pad=15)
+
+
+def test_an_empty_batch_gives_empty_results():
+    assert payments.cvv(KEY_ARRAY, [], [], []).shape == (0,)
+    assert payments.visa_pvv(KEY_ARRAY, [], [], []).shape == (0,)
+    assert payments.ibm3624_offset(KEY_ARRAY, TABLE, [], []).shape == (0,)
+    assert payments.verify_cvv(KEY_ARRAY, [], [], [], []).shape == (0,)

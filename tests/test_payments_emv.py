@@ -170,3 +170,12 @@ def test_bad_input_is_refused_naming_rows():
         payments.emv_arpc(KEY_ARRAY.astype(np.uint16), bytes(8), bytes(2))
     with pytest.raises(TypeError, match="data must be bytes-like"):
         payments.emv_arqc(KEY_ARRAY, "00112233")
+
+
+def test_an_empty_batch_gives_empty_results():
+    none16 = np.zeros((0, 16), np.uint8)
+    assert payments.emv_icc_master_key(KEY_ARRAY, [], []).shape == (0, 16)
+    assert payments.emv_session_key(none16, np.zeros((0, 2), np.uint8)).shape == (0, 16)
+    assert payments.emv_arqc(none16, np.zeros((0, 29), np.uint8)).shape == (0, 8)
+    assert payments.emv_arpc(none16, np.zeros((0, 8), np.uint8),
+                             np.zeros((0, 2), np.uint8)).shape == (0, 8)
