@@ -125,7 +125,10 @@ def test_arpc_equals_pyemv_loop(case):
     np.testing.assert_array_equal(payments.emv_arpc(rows(keys), rows(arqcs), rows(arcs)), want)
     assert payments.verify_emv_arpc(rows(keys), rows(arqcs), rows(arcs), want).all()
     assert not payments.verify_emv_arpc(rows(keys), rows(arqcs), rows(arcs), want ^ 0x80).any()
-    # one ARQC and ARC for every key
+    # one ARQC and ARC for every key, and one key (a key array of one row) for every row
+    np.testing.assert_array_equal(payments.emv_arpc(rows(keys[:1]), rows(arqcs), rows(arcs)),
+                                  rows([ac.generate_arpc_1(keys[0], q, c)
+                                        for q, c in zip(arqcs, arcs, strict=True)]))
     one = rows([ac.generate_arpc_1(k, arqcs[0], arcs[0]) for k in keys])
     np.testing.assert_array_equal(payments.emv_arpc(rows(keys), arqcs[0], arcs[0]), one)
 

@@ -115,10 +115,13 @@ def byte_rows(value: Any, name: str, widths: tuple[int, ...]) -> np.ndarray:
 
 
 def key_rows(key: Any, name: str, widths: tuple[int, ...] = (16,)) -> np.ndarray:
-    """A key for the batch as (width,) uint8, or a key per row as (N, width)."""
+    """A key for the batch as (width,) uint8, or a key per row as (N, width).
+
+    A key array of one row is the batch's one key, as any one-row argument is.
+    """
     rows = byte_rows(key, name, widths)
     is_one = isinstance(key, BYTES_LIKE) or getattr(key, "ndim", 2) == 1
-    return rows[0] if is_one else rows
+    return rows[0] if is_one or rows.shape[0] == 1 else rows
 
 
 def batch_size(**counts: int) -> int:
