@@ -53,6 +53,9 @@ def test_the_contracts_are_kept():
         ("payments/dukpt.py", "from ..engines import registry  # beneath the public objects\n",
          "The payments jobs use only the public cipher objects"),
         ("mac/keyed.py", "from .. import payments  # upward\n", "Layers"),
+        ("payments/emv.py", "from ..modes import buffers  # beneath the public objects\n",
+         "The payments jobs use only the public cipher objects"),
+        ("mac/rows.py", "from .. import payments  # upward\n", "Layers"),
     ],
 )
 def test_a_breach_is_reported(tmp_path, module, line, contract):

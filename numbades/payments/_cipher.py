@@ -1,0 +1,38 @@
+"""The cipher calls of the card and EMV functions: one call per step for the whole batch.
+
+A key for the batch (a (width,) array) runs through ``DES`` / ``TripleDES``
+over all rows at once; a key per row ((N, width)) through ``DESArray`` /
+``TripleDESArray``.  Payment keys with K1 == K2 (single DES in a
+double-length key's clothes, common in test keys) are accepted, as psec and
+pyemv accept them.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .. import mac
+from ..cipher import DES, TripleDES
+from ..key_arrays import DESArray, TripleDESArray
+
+
+def ecb(key: np.ndarray, rows: np.ndarray, *, decrypt: bool = False) -> np.ndarray:
+    """ECB over each (N, 8m) row, row i under key i (key (N, w)) or all under one (key (w,))."""
+    rows = np.ascontiguousarray(rows)
+    if rows.shape[0] == 0:
+        return rows.copy()
+    if key.ndim == 1:
+        cipher = DES(key.tobytes()) if key.size == 8 else \
+            TripleDES(key.tobytes(), allow_degenerate=True)
+    else:
+        cipher = DESArray(key) if key.shape[1] == 8 else \
+            TripleDESArray(key, allow_degenerate=True)
+    return (cipher.decrypt if decrypt else cipher.encrypt)(rows, "ecb")
+
+
+def retail_mac(key: np.ndarray, rows: np.ndarray, padding: int) -> np.ndarray:
+    """ISO/IEC 9797-1 MAC algorithm 3 of each row: (N, 8) uint8."""
+    if rows.shape[0] == 0:
+        return np.zeros((0, 8), np.uint8)
+    return mac.retail(key.tobytes() if key.ndim == 1 else key, np.ascontiguousarray(rows),
+                      padding=padding)

@@ -1,0 +1,247 @@
+"""Card and PIN verification values over batches: Visa CVV/CVC, Visa PVV, IBM 3624.
+
+- ``cvv`` / ``verify_cvv``: the Visa CVV, Mastercard CVC algorithm; CVV2 and
+  iCVV (chip CVC) are the same algorithm with their own service code
+  (e.g. ``"000"`` for CVV2, ``"999"`` for iCVV, as the issuer sets).
+- ``visa_pvv`` / ``verify_visa_pvv``: the Visa PIN verification value.
+- ``ibm3624_natural_pin``, ``ibm3624_offset``, ``ibm3624_pin`` and
+  ``verify_ibm3624_offset``: IBM 3624 PINs with a decimalisation table
+  (psec's parameter names: ``pan_verify_offset``, ``pan_verify_length``,
+  ``pan_pad``).
+
+Arrays of rows in and out: digit inputs are ``str`` (a batch of one), a
+sequence of ``str`` or a NumPy ``U``/``S`` array; a one-row argument is
+used for every row.  Keys are ``uint8`` arrays, (16,) for the batch or
+(N, 16) for a key per row (the PVKs also 8 or 24 bytes).  Results are
+NumPy ``U`` arrays of digit strings; verify forms return boolean arrays.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from . import _cipher, _kernels
+from ._digits import (
+    as_strings,
+    batch_size,
+    decimalize,
+    digit_rows,
+    entries,
+    fixed_digits,
+    join,
+    key_count,
+    key_rows,
+    rows_named,
+    spread,
+)
+
+__all__ = [
+    "cvv",
+    "ibm3624_natural_pin",
+    "ibm3624_offset",
+    "ibm3624_pin",
+    "verify_cvv",
+    "verify_ibm3624_offset",
+    "verify_visa_pvv",
+    "visa_pvv",
+]
+
+#: PVK widths (psec accepts single, double and triple length PVKs).
+_PVK_WIDTHS = (8, 16, 24)
+
+
+def _expected(value: Any, name: str, length: int, n: int) -> np.ndarray:
+    """A value to verify: (n, length) digits."""
+    digits = fixed_digits(value, name, length)
+    batch_size(batch=n, **{name: digits.shape[0]})
+    return spread(digits, n)
+
+
+def cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any) -> np.ndarray:
+    """Visa CVV / Mastercard CVC of each row: an (N,) array of 3-digit strings.
+
+    ``cvk``: the double-length card verification key, (16,) or (N, 16) uint8.
+    ``pan``: 1 to 19 digits; ``expiry``: 4 digits (YYMM or MMYY, as the issuer
+    writes it); ``service_code``: 3 digits.  The 32 digits PAN || expiry ||
+    service code || zeros are two blocks: ``E_A(block 1) ^ block 2`` under
+    key A, then Triple-DES (A, B); the first three decimal digits of the
+    result (then A-F as 0-5 if fewer) are the CVV.  CVV2 and iCVV are this
+    function with their service codes.
+    """
+    key = key_rows(cvk, "cvk", (16,))
+    pans, pan_len = digit_rows(pan, "pan", 1, 19)
+    exp = fixed_digits(expiry, "expiry", 4)
+    code = fixed_digits(service_code, "service_code", 3)
+    n = batch_size(cvk=key_count(key), pan=pans.shape[0], expiry=exp.shape[0],
+                   service_code=code.shape[0])
+    blocks = join(n, 16, pans, 0, pan_len, exp, 4, code, 3)
+    # MAC algorithm 3 of the two blocks is E_A(E_A(b1) ^ b2), then D_B, then E_A
+    result = _cipher.retail_mac(key, blocks, padding=1)
+    return as_strings(decimalize(result, 3))
+
+
+def verify_cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any, value: Any) -> np.ndarray:
+    """(N,) bool: does each row's 3-digit ``value`` equal its CVV (see ``cvv``)?"""
+    got = cvv(cvk, pan, expiry, service_code)
+    expected = _expected(value, "cvv", 3, got.shape[0])
+    return (as_strings(expected) == got)
+
+
+def _pvv_digits(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
+    key = key_rows(pvk, "pvk", _PVK_WIDTHS)
+    pans, pan_len = digit_rows(pan, "pan", 12, 19)
+    index = fixed_digits(pvki, "pvki", 1)
+    pins = fixed_digits(pin, "pin", 4)
+    n = batch_size(pvk=key_count(key), pvki=index.shape[0], pin=pins.shape[0],
+                   pan=pans.shape[0])
+    # the transformed security parameter: the 11 PAN digits before the check digit,
+    # the PVKI and the PIN
+    tsp = join(n, 8, pans, pan_len - 12, 11, index, 1, pins, 4)
+    return decimalize(_cipher.ecb(key, tsp), 4)
+
+
+def visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
+    """Visa PIN verification value of each row: an (N,) array of 4-digit strings.
+
+    ``pvk``: (8|16|24,) or (N, 8|16|24) uint8; ``pvki``: the key index, one
+    digit; ``pin``: 4 digits; ``pan``: 12 to 19 digits.  The 16 digits (the
+    11 rightmost PAN digits without the check digit, PVKI, PIN) are
+    enciphered under the PVK; the first four decimal digits of the result
+    (then A-F as 0-5 if fewer) are the PVV.
+    """
+    return as_strings(_pvv_digits(pvk, pvki, pin, pan))
+
+
+def verify_visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any, pvv: Any) -> np.ndarray:
+    """(N,) bool: does each row's ``pvv`` (4 digits) match its PIN (see ``visa_pvv``)?"""
+    got = _pvv_digits(pvk, pvki, pin, pan)
+    return (_expected(pvv, "pvv", 4, got.shape[0]) == got).all(axis=1)
+
+
+def _table(decimalization: Any) -> np.ndarray:
+    if not isinstance(decimalization, str):
+        raise TypeError(f"decimalization must be a str of 16 digits, "
+                        f"not {type(decimalization).__name__}")
+    return fixed_digits(decimalization, "decimalization", 16)[0]
+
+
+def _pad_nibble(pan_pad: Any) -> int:
+    if not isinstance(pan_pad, str):
+        raise TypeError(f"pan_pad must be a str (one hex digit), not {type(pan_pad).__name__}")
+    if len(pan_pad) != 1 or pan_pad not in "0123456789abcdefABCDEF":
+        raise ValueError(f"pan_pad must be one hex digit, got {pan_pad!r}")
+    return int(pan_pad, 16)
+
+
+def _count(value: Any, name: str, low: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"{name} must be an int, not {type(value).__name__}")
+    if value < low:
+        raise ValueError(f"{name} must be at least {low}, got {value}")
+    return int(value)
+
+
+def _enciphered(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: Any,
+                pan_verify_length: Any, pan_pad: Any, n_other: int, other: str
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """(the enciphered validation data (N, 8), the decimalisation table (16,)): IBM 3624."""
+    key = key_rows(pvk, "pvk", _PVK_WIDTHS)
+    table = _table(decimalization)
+    pad = _pad_nibble(pan_pad)
+    start = _count(pan_verify_offset, "pan_verify_offset", 0)
+    pans, pan_len = digit_rows(pan, "pan", 1, 19)
+    n = batch_size(pvk=key_count(key), pan=pans.shape[0], **{other: n_other})
+    pan_len = np.broadcast_to(pan_len, (n,))
+    if pan_verify_length is None:
+        length = pan_len - start
+        short = length < 1
+    else:
+        length = np.full(n, _count(pan_verify_length, "pan_verify_length", 1), np.intp)
+        short = start + length > pan_len
+    if short.any():
+        raise ValueError("pan_verify_offset and pan_verify_length must lie within the PAN: "
+                         f"{rows_named(short)} of the batch are too short")
+    data = join(n, 8, pans, start, np.minimum(length, 16), fill=pad)
+    return _cipher.ecb(key, data), table
+
+
+def _digit_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
+                 lengths: np.ndarray | int, sign: int) -> np.ndarray:
+    """(N, 16) uint32 character codes of (values + sign * natural PIN) mod 10 per row."""
+    out = np.empty((enciphered.shape[0], 16), np.uint32)
+    _kernels.ibm3624(enciphered, table, np.ascontiguousarray(values), entries(lengths),
+                     sign, out)
+    return out
+
+
+def _strings(codes: np.ndarray, width: int = 16) -> np.ndarray:
+    """(N, 16) character codes -> N strings of at most ``width`` characters."""
+    return np.ascontiguousarray(codes[:, :width]).view(f"U{width}").reshape(codes.shape[0])
+
+
+def ibm3624_natural_pin(pvk: Any, decimalization: str, pan: Any, *, length: int = 4,
+                        pan_verify_offset: int = 0, pan_verify_length: int | None = None,
+                        pan_pad: str = "F") -> np.ndarray:
+    """IBM 3624 natural PIN of each row: (N,) strings of ``length`` (4 to 16) digits.
+
+    The validation data (``pan_verify_length`` PAN digits from
+    ``pan_verify_offset``; by default the rest of each row's PAN; at most 16
+    used, right-padded to 16 with the hex digit ``pan_pad``) is enciphered
+    under ``pvk`` ((8|16|24,) or (N, 8|16|24) uint8), its hex digits mapped
+    through ``decimalization`` (a str of 16 digits, the table for 0-F), and
+    the first ``length`` digits are the natural PIN.
+    """
+    length = _count(length, "length", 4)
+    if length > 16:
+        raise ValueError(f"length must be 4 to 16, got {length}")
+    enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
+                                    pan_verify_length, pan_pad, 1, "length")
+    natural = _digit_codes(enciphered, table, np.zeros((1, 16), np.uint8), length, 1)
+    return _strings(natural, length)
+
+
+def ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, *,
+                   pan_verify_offset: int = 0, pan_verify_length: int | None = None,
+                   pan_pad: str = "F") -> np.ndarray:
+    """IBM 3624 PIN offset of each row: (PIN - natural PIN) digit by digit, mod 10.
+
+    ``pin``: 4 to 16 digits (rows may differ); the offset has the PIN's
+    length.  The other arguments as for ``ibm3624_natural_pin``.
+    """
+    pins, pin_len = digit_rows(pin, "pin", 4, 16)
+    enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
+                                    pan_verify_length, pan_pad, pins.shape[0], "pin")
+    return _strings(_digit_codes(enciphered, table, pins, pin_len, -1))
+
+
+def ibm3624_pin(pvk: Any, decimalization: str, offset: Any, pan: Any, *,
+                pan_verify_offset: int = 0, pan_verify_length: int | None = None,
+                pan_pad: str = "F") -> np.ndarray:
+    """The PIN of each row from its IBM 3624 ``offset`` (4 to 16 digits): natural + offset.
+
+    An offset of zeros gives the natural PIN; the other arguments as for
+    ``ibm3624_natural_pin``.
+    """
+    offsets, offset_len = digit_rows(offset, "offset", 4, 16)
+    enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
+                                    pan_verify_length, pan_pad, offsets.shape[0], "offset")
+    return _strings(_digit_codes(enciphered, table, offsets, offset_len, 1))
+
+
+def verify_ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, offset: Any, *,
+                          pan_verify_offset: int = 0, pan_verify_length: int | None = None,
+                          pan_pad: str = "F") -> np.ndarray:
+    """(N,) bool: does each row's PIN equal its natural PIN plus its ``offset``?
+
+    A row whose PIN and offset differ in length does not verify.
+    """
+    pins, pin_len = digit_rows(pin, "pin", 4, 16)
+    offsets, offset_len = digit_rows(offset, "offset", 4, 16)
+    n_rows = batch_size(pin=pins.shape[0], offset=offsets.shape[0])
+    enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
+                                    pan_verify_length, pan_pad, n_rows, "pin")
+    got = _digit_codes(enciphered, table, offsets, offset_len, 1)
+    want = _digit_codes(enciphered, table, pins, pin_len, 0)  # sign 0: the PIN itself
+    return (got == want).all(axis=1)
