@@ -18,7 +18,9 @@ The public surface is the names below:
   messages, one IV each;
 - ``DESArray`` and ``TripleDESArray``: row i of the data under key i;
   ``key_check_values``;
-- ``crypt``, ``crypt_many``, ``crypt_verify``: DES-based crypt(3) hashes;
+- ``crypt``, ``crypt_many``, ``crypt_verify``, ``crypt_verify_many``: DES-based
+  crypt(3) hashes (glibc's settings rule; entries that are no DES hash verify
+  as False);
 - key helpers: ``set_odd_parity``, ``has_odd_parity``, ``is_weak_key``,
   ``is_semi_weak_key``; ``random_key(size)`` (odd parity, never weak or
   degenerate); libdes's ``string_to_key`` and ``string_to_2keys``;
