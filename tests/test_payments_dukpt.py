@@ -1,11 +1,9 @@
-"""numbades.payments DUKPT against outside references: the pydukpt and dukpt packages.
+"""numbades.payments DUKPT against an outside reference: the pydukpt package.
 
 pydukpt (ANSI X9.24-1:2009 host side: IPEK, transaction key, PIN / MAC /
-data variants) is run row by row and compared with one batch call; the
-``dukpt`` package (1.0.1) gives a second opinion on IPEKs and transaction
-keys within its reach: its IPEK takes the right half from the KSN without
-clearing the counter's top five bits (so counters below 0x10000), and its
-key derivation walks the counter from bit 8 down (so counters below 0x200).  Rows the standard
+data variants) is run row by row and compared with one batch call.  (The
+``dukpt`` package is not used: it pins pycryptodome 3.14.1, which conflicts
+with the test extra, and it handles only counters below 0x200.)  Rows the standard
 forbids (counter 0, more than ten 1 bits) are found with pydukpt's own
 counter reader and limit, and must be refused by name.
 """
@@ -67,32 +65,12 @@ def test_published_example_chain_matches_pydukpt() -> None:
         assert [r.tobytes() for r in got] == [_oracle_key(BDK, k, variant) for k in rows]
 
 
-def test_ipek_matches_both_oracles() -> None:
-    import dukpt
-    from bitstring import BitArray
-
+def test_ipek_matches_pydukpt() -> None:
     rng = np.random.default_rng(1)
     ksns = _ksns(rng, 40, max_counter=1 << 16)
     got = dukpt_ipek(BDK, ksns)
-    server = dukpt.Server(BDK)
     for row, ksn in zip(got, ksns, strict=True):
         assert row.tobytes() == pydukpt.derive_ipek(BDK, ksn.tobytes())
-        assert row.tobytes() == server.generate_ipek(BitArray(bytes=ksn.tobytes())).bytes
-
-
-def test_transaction_keys_match_dukpt_package() -> None:
-    import dukpt
-    from bitstring import BitArray
-
-    rng = np.random.default_rng(2)
-    ksns = _ksns(rng, 40, max_counter=1 << 9)
-    got = dukpt_key(BDK, ksns)
-    server = dukpt.Server(BDK)
-    want = []
-    for k in ksns:
-        ksn = BitArray(bytes=k.tobytes())  # the package's own type: its gen_key wants it
-        want.append(server.derive_key(server.generate_ipek(ksn), ksn).bytes)
-    assert [r.tobytes() for r in got] == want
 
 
 @pytest.mark.parametrize("variant", list(ORACLE_VARIANTS))
