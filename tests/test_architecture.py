@@ -47,6 +47,8 @@ def test_the_contracts_are_kept():
          "The Dask integration uses only the public cipher objects"),
         ("cli/asm.py", "from .. import dask  # a sibling of the same layer\n", "Layers"),
         ("cipher.py", "from . import dask  # upward\n", "Layers"),
+        ("modes/rows.py", "from . import buffers  # the other input shape\n", "modes:"),
+        ("modes/buffers.py", "from . import stream  # upward inside modes\n", "modes:"),
     ],
 )
 def test_a_breach_is_reported(tmp_path, module, line, contract):

@@ -12,6 +12,7 @@ from numba import typeof
 
 from ...des.keybits import passes
 from .. import chains
+from ..base import read_only
 from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
 from .kernels_gen import KERNELS, VariantKernels
 from .row_keys import row_schedules
@@ -106,14 +107,8 @@ class TableEngine:
                                ivs[first:last])
 
 
-def _read_only(dtype) -> np.ndarray:
-    a = np.zeros(1, dtype)
-    a.flags.writeable = False
-    return a
-
-
-# How inputs reach kernels (modes.buffers.read_only): the signatures warm_up compiles.
-_READ_ONLY_WORDS = _read_only(np.uint64)
-_READ_ONLY_BYTES = _read_only(np.uint8)
+# How inputs reach kernels (base.read_only): the signatures warm_up compiles.
+_READ_ONLY_WORDS = read_only(np.zeros(1, np.uint64))
+_READ_ONLY_BYTES = read_only(np.zeros(1, np.uint8))
 
 ENGINES: tuple[TableEngine, ...] = tuple(TableEngine(n, k) for n, k in KERNELS.items())
