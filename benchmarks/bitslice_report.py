@@ -23,7 +23,7 @@ Prints, each figure from this one run:
   on half the bytes, started together, against one alone;
 * **modes**: CTR, CBC decryption and CFB decryption against ECB, DES and 3DES;
 * **512-bit vectors** (AVX-512 hosts only): the kernels ask LLVM for 512-bit
-  vectors (``numbades.engines.bitslice.vector_width``) where it would otherwise prefer 256;
+  vectors (``numbades.engines.bitslice.cpu.vector_width``) where it would otherwise prefer 256;
   this builds the ECB kernel both ways in fresh processes with empty caches
   and times them, the two processes alternating, median of the per-pair
   ratios (the explicit 512-bit round code and passes are 512-bit either
@@ -65,14 +65,15 @@ import numbades
 from benchmarks import interleaved, seconds  # the asv suite's helpers, beside this script
 from numbades.cli.measure import KEY24, format_size, parse_size
 from numbades.des import keyschedule as _keyschedule
-from numbades.engines.bitslice import circuit_choice as _circuit_choice
-from numbades.engines.bitslice import rounds as _bitslice
-from numbades.engines.bitslice import sbox_circuits_gen as _sbox_gates
-from numbades.engines.bitslice import sbox_luts_gen as _sbox_luts
-from numbades.engines.bitslice import transpose as _bitslice_transpose
-from numbades.engines.bitslice import vector_width as _vector_width
+from numbades.engines.bitslice.cpu import target as _target
+from numbades.engines.bitslice.cpu import vector_width as _vector_width
 from numbades.engines.bitslice.engine import ENGINE
-from numbades.engines.bitslice.prefetch import NOTHING_AHEAD
+from numbades.engines.bitslice.layout import transpose as _bitslice_transpose
+from numbades.engines.bitslice.layout.prefetch import NOTHING_AHEAD
+from numbades.engines.bitslice.rounds import lane_rounds as _bitslice
+from numbades.engines.bitslice.sboxes import dispatch as _dispatch
+from numbades.engines.bitslice.sboxes import sbox_circuits_gen as _sbox_gates
+from numbades.engines.bitslice.sboxes import sbox_luts_gen as _sbox_luts
 from numbades.tuning import machine as _machine
 
 KEY = bytes.fromhex("133457799bbcdff1")
@@ -114,7 +115,7 @@ def simd_reading() -> list[str]:
 
 def _circuits_reading() -> str:
     """Which generated circuit set the kernels run here, and its size per S-box."""
-    chosen = _circuit_choice.circuits
+    chosen = _dispatch.circuits()
     if chosen is _sbox_luts:
         return f"3-input LUTs (sbox_luts_gen), {_sbox_luts.AVERAGE} per S-box"
     return f"2-input gates (sbox_circuits_gen), {_sbox_gates.AVERAGE_GATES} per S-box"
@@ -184,7 +185,7 @@ def _logic_loop(ternaries: int, xors: int) -> Callable:
         *body,
         *(f"    store(w, {8 * i}, a{i})" for i in range(_CHAINS)),
     ])
-    from numbades.engines.bitslice.zmm import load, store, ternary, xor
+    from numbades.engines.bitslice.cpu.simd import load, store, ternary, xor
 
     scope = {"load": load, "store": store, "ternary": ternary, "xor": xor}
     exec(source, scope)  # noqa: S102 - a loop body of our own making
@@ -229,8 +230,8 @@ def pass_breakdown(nbytes: int, repeats: int) -> list[str]:
             f"stores) {(whole - rounds) / whole:.0%}"
         ),
     ]
-    if _circuit_choice.EXPLICIT_ZMM:
-        # zmm_rounds: each box's loop runs once per 512 blocks, so the static logic
+    if _target.AVX512:  # the one-key rounds run as simd_rounds
+        # simd_rounds: each box's loop runs once per 512 blocks, so the static logic
         # instructions of the two-round body, times 8 bodies, are the work of 512 blocks
         _, ops = simd_counts()
         ternaries = ops.get("vpternlogq", 0)

@@ -7,6 +7,9 @@ Measures (median of several repeats, 32 MiB per call unless ``--size``):
 * DES-CBC encrypt, 3DES-CBC encrypt, DES-CTR, DES-CBC decrypt (engine ``auto``);
 * multi-message CBC: 1024 messages of 4 KiB in one ``encrypt_many`` call;
 * the bitslice engine with 1 and 2 threads;
+* MACs (``numbades.mac``, ``benchmarks/mac_rates.py``): many messages, key
+  arrays and one long message, against DES-ECB, psec and OpenSSL's
+  ``DES_cbc_cksum``;
 
 alongside ``openssl speed -evp des-ecb / des-cbc / des-ede3-cbc`` and
 pycryptodome, printing numbades's ratio to each; then the first-call cost
@@ -39,6 +42,7 @@ if __name__ == "__main__":
 
 import numpy as np
 from benchmarks.bench_compile import cold_then_warm  # the asv suite, beside this script
+from mac_rates import print_rows as print_mac_rows  # beside this script
 
 import numbades
 from numbades.cli.measure import IV, KEY8, KEY24, format_size, machine_line, parse_size
@@ -257,6 +261,9 @@ def main(argv: list[str] | None = None) -> int:
     print("pycryptodome figure is a loop making one CBC cipher object per message.")
     print("The bitslice rows run in child processes allowed every CPU; the 2-thread row")
     print("is two cores' work against the peers' one core (its ratios are not per core).")
+
+    print()
+    print_mac_rows(lambda call, nbytes: median_rate(call, nbytes, args.repeats))
 
     print("\nFirst call in a fresh process (import numbades; DES(key).encrypt 4 KiB):")
     try:

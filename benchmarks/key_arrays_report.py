@@ -1,5 +1,6 @@
 """Key arrays and crypt(3): the issue's ratios, each measured side by side in one run, one core.
 
+    python -m pip install -e ".[bench]"                   # pycryptodome and passlib, the peers
     NUMBA_NUM_THREADS=1 python benchmarks/key_arrays_report.py            # everything (~3 min)
     python benchmarks/key_arrays_report.py --keys 64K --hashes 16K --repeats 3   # quicker
     python benchmarks/key_arrays_report.py --skip-john                    # without John the Ripper
@@ -38,8 +39,9 @@ import numpy as np
 
 import numbades
 from numbades.des.crypt3 import ALPHABET
-from numbades.engines.bitslice import crypt3, lane_keys, rounds
-from numbades.engines.bitslice.transpose import BLOCKS, LANES
+from numbades.engines.bitslice import crypt3, lane_keys
+from numbades.engines.bitslice.layout.transpose import BLOCKS, LANES
+from numbades.engines.bitslice.rounds import lane_rounds as rounds
 from numbades.tuning import machine
 
 

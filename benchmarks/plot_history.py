@@ -1,5 +1,6 @@
 """Draw the kept asv history (``benchmarks/results/``) as PNG files: no browser, no network.
 
+    python -m pip install -e ".[bench]"                    # matplotlib
     python benchmarks/plot_history.py                      # writes benchmarks/plots/*.png
     python benchmarks/plot_history.py --results DIR --out DIR
 

@@ -1,6 +1,6 @@
 """Encrypt a Zarr array into another Zarr array on a Dask cluster, then decrypt it back.
 
-    python -m pip install ".[dask]" zarr
+    python -m pip install ".[dask]"                   # Dask, distributed and Zarr
     python examples/dask_zarr.py                      # 64 MiB in 4 MiB chunks, 2 local workers
     python examples/dask_zarr.py --size 1G --chunk 64M --dir /data/scratch
 

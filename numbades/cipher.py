@@ -1,6 +1,6 @@
 """The public cipher objects: keys checked once, then every call handed to the modes layer.
 
-``DES`` and ``TripleDES`` own a key schedule (``engines.base.Schedule``)
+``DES``, ``TripleDES`` and ``DESX`` own a key schedule (``engines.base.Schedule``)
 and an engine request (``tuning.policy.Request``); ``encrypt``/``decrypt``,
 the streaming contexts and the many-message calls are thin: arguments are
 validated in ``modes`` and run there.
@@ -52,17 +52,31 @@ class _BlockCipher:
 
     def encrypt(self, data: Buffer, mode: str = "ecb", *, iv: Buffer | None = None,
                 padding: str | None = None, out: Buffer | None = None) -> Buffer:
-        """Encrypt ``data`` in ``mode`` (see ``docs/api.md``); returns the input's type.
+        """Encrypt ``data`` in ``mode``; returns the input's type, shape and dtype.
 
-        ``iv`` (8 bytes) is required for every mode but ECB.  ECB and CBC take
-        multiples of 8 bytes unless ``padding="pkcs7"``; the other modes take
-        any length.
+        ``mode`` is ``"ecb"``, ``"cbc"``, ``"pcbc"``, ``"cfb"`` (64-bit
+        feedback), ``"cfb8"``, ``"cfb1"``, ``"ofb"`` or ``"ctr"`` (the IV is the
+        first counter block, a 64-bit big-endian integer that wraps at 2**64).
+        ``iv`` (8 bytes) is required for every mode but ECB, which refuses one.
+        ECB, CBC and PCBC take multiples of 8 bytes unless ``padding`` is
+        ``"pkcs7"``, ``"iso7816"`` or ``"zeros"`` (byte input only); the other
+        modes take any length.  ``data`` is bytes-like, a uint8 array (raw
+        bytes) or a uint64 array (one big-endian block per element).  ``out``,
+        if given, receives the result and is returned: a writable buffer of
+        exactly the result's size (for uint64 input, a uint64 array of the
+        same dtype); it may be ``data`` itself.  Wrong types raise
+        ``TypeError``, wrong lengths or values ``ValueError``, before anything
+        is written.  The full contract is in the numbades documentation
+        (docs/api.md in the source tree).
         """
         return oneshot.run(self._schedule, self._request, data, mode, iv, padding, out, False)
 
     def decrypt(self, data: Buffer, mode: str = "ecb", *, iv: Buffer | None = None,
                 padding: str | None = None, out: Buffer | None = None) -> Buffer:
-        """Decrypt ``data`` in ``mode``; with ``padding="pkcs7"`` the padding is checked and removed."""
+        """Decrypt ``data`` in ``mode``; ``pkcs7`` and ``iso7816`` padding is checked and removed.
+
+        ``zeros`` padding cannot be told from data: it is left in place.
+        """
         return oneshot.run(self._schedule, self._request, data, mode, iv, padding, out, True)
 
     def encryptor(self, mode: str = "ecb", *, iv: Buffer | None = None,
@@ -116,18 +130,24 @@ class TripleDES(_BlockCipher):
 
     A 24-byte key is K1 || K2 || K3; a 16-byte key is K1 || K2 with K3 = K1.
     Keys that make it single DES (K1 == K2 or K2 == K3, ignoring parity bits)
-    are refused.  One pass of 48 rounds: K1's schedule, K2's reversed, K3's.
+    are refused unless ``allow_degenerate=True`` (then such a key *is* single
+    DES under K3 or K1, as smart cards with default keys use it).  One pass of
+    48 rounds: K1's schedule, K2's reversed, K3's.
     """
 
-    def __init__(self, key: Buffer, variant: str = "auto", *, check_parity: bool = False):
+    def __init__(self, key: Buffer, variant: str = "auto", *, check_parity: bool = False,
+                 allow_degenerate: bool = False):
         key = _key_bytes(key, (16, 24), "TripleDES")
         if check_parity and not des_keys.has_odd_parity(key):
             raise ValueError("key does not have odd parity (check_parity=True)")
         k1, k2 = key[:8], key[8:16]
         k3 = key[16:] if len(key) == 24 else k1
-        if _strip_parity(k1) == _strip_parity(k2) or _strip_parity(k2) == _strip_parity(k3):
+        degenerate = (_strip_parity(k1) == _strip_parity(k2)
+                      or _strip_parity(k2) == _strip_parity(k3))
+        if degenerate and not allow_degenerate:
             raise ValueError(
                 "degenerate Triple-DES key: K1 == K2 or K2 == K3 (ignoring parity) is single DES"
+                " (allow_degenerate=True accepts it)"
             )
         self.key_size = len(key)
         self._request = policy.resolve(variant)
@@ -140,3 +160,27 @@ class TripleDES(_BlockCipher):
 
 def _strip_parity(key: bytes) -> bytes:
     return bytes(b & 0xFE for b in key)
+
+
+class DESX(_BlockCipher):
+    """RSA's DESX: ``E_K(P ^ K1) ^ K2`` (pre-whitening, DES, post-whitening).
+
+    The 24-byte key is K || K1 || K2, the layout of OpenSSL's ``desx-cbc``
+    (``DES_xcbc_encrypt``'s key, ``inw``, ``outw``).  Every mode and method
+    of ``DES``; ``check_parity`` checks K's parity (K1 and K2 are not DES
+    keys).  DESX runs on the table engine's default loop (``variant`` is
+    ``"auto"`` or ``"table"``), its whitening inside the kernel.
+    """
+
+    key_size = 24
+
+    def __init__(self, key: Buffer, variant: str = "auto", *, check_parity: bool = False):
+        key = _key_bytes(key, (24,), "DESX")
+        if check_parity and not des_keys.has_odd_parity(key[:8]):
+            raise ValueError("key K (bytes 0-7) does not have odd parity (check_parity=True)")
+        self._request = policy.resolve_desx(variant)
+        whitening = (int.from_bytes(key[8:16], "big"), int.from_bytes(key[16:], "big"))
+        self._schedule = Schedule(round_keys48(key[:8]), whitening)
+
+    def __repr__(self) -> str:  # never shows key material
+        return f"numbades.DESX(variant={self.variant!r})"

@@ -1,8 +1,15 @@
 """Arrays of keys: ``DESArray`` and ``TripleDESArray`` (row i under key i), and key check values.
 
-Keys are checked once, as a whole array, and kept as 64-bit key values
-(one column per key set); calls go to ``modes.key_rows``.  See
-``docs/api.md`` (Key arrays) for the contract.
+Keys are an ``(N, 8)`` (DES) or ``(N, 16)``/``(N, 24)`` (Triple-DES) uint8
+array, a sequence of N bytes-like keys of one length, or for DES an ``(N,)``
+uint64 array; they are checked once, as a whole array (a refusal names the
+offending rows), and kept as 64-bit key values (one column per key set).
+``encrypt``/``decrypt`` take a uint8 ``(N, L)`` array (one message per key),
+a uint64 ``(N,)`` or ``(N, B)`` array, or one message for every key (bytes,
+or a single row), in ``ecb``, ``cbc``, ``cfb``, ``ofb`` or ``ctr`` with
+``ivs`` one IV per key; calls go to ``modes.key_rows``.  The full contract
+is in the numbades documentation (docs/api.md in the source tree, "Key
+arrays").
 """
 
 from __future__ import annotations
@@ -79,6 +86,25 @@ def _check_parity(key_bytes: np.ndarray) -> None:
 
 def _strip(words: np.ndarray) -> np.ndarray:
     return words & ~_PARITY_BITS
+
+
+def _ede_words(key_bytes: np.ndarray) -> np.ndarray:
+    """(N, 16|24) key bytes -> (N, 3) uint64 key values K1, K2, K3 (K3 = K1 for 16 bytes)."""
+    words = key_bytes.view(">u8").astype(np.uint64)
+    if words.shape[1] == 2:
+        words = np.column_stack([words, words[:, 0]])
+    return words
+
+
+def _refuse_degenerate(words: np.ndarray, rows: np.ndarray) -> None:
+    """``ValueError`` naming ``rows[i]`` for each (K1, K2, K3) row i with K1 == K2 or K2 == K3."""
+    k1, k2, k3 = (_strip(words[:, i]) for i in range(3))
+    bad = np.flatnonzero((k1 == k2) | (k2 == k3))
+    if bad.size:
+        raise ValueError(
+            "degenerate Triple-DES keys: K1 == K2 or K2 == K3 (ignoring parity) is "
+            f"single DES: {_rows_named(rows[bad])}"
+        )
 
 
 class _KeyArray:
@@ -165,31 +191,28 @@ class TripleDESArray(_KeyArray):
     ``keys`` is an (N, 16) or (N, 24) uint8 array or a sequence of N keys
     of one length (16: K3 = K1).  Degenerate keys (K1 == K2 or K2 == K3,
     ignoring parity) are refused, naming the first rows, as ``TripleDES``
-    refuses one.  ``a[i]`` is key i's ``numbades.TripleDES``.
+    refuses one, unless ``allow_degenerate=True`` (such a row is then single
+    DES).  ``a[i]`` is key i's ``numbades.TripleDES``.
     """
 
-    def __init__(self, keys: Keys, variant: str = "auto", *, check_parity: bool = False):
+    def __init__(self, keys: Keys, variant: str = "auto", *, check_parity: bool = False,
+                 allow_degenerate: bool = False):
         key_bytes = _key_bytes_rows(keys, (16, 24), "TripleDES")
         if check_parity:
             _check_parity(key_bytes)
-        words = key_bytes.view(">u8").astype(np.uint64)
-        if words.shape[1] == 2:
-            words = np.column_stack([words, words[:, 0]])
-        k1, k2, k3 = (_strip(words[:, i]) for i in range(3))
-        bad = np.flatnonzero((k1 == k2) | (k2 == k3))
-        if bad.size:
-            raise ValueError(
-                "degenerate Triple-DES keys: K1 == K2 or K2 == K3 (ignoring parity) is "
-                f"single DES: {_rows_named(bad)}"
-            )
+        words = _ede_words(key_bytes)
+        if not allow_degenerate:
+            _refuse_degenerate(words, np.arange(words.shape[0]))
         self._request = policy.resolve(variant)
         self._check_parity = check_parity
+        self._allow_degenerate = allow_degenerate
         self._key_size = key_bytes.shape[1]
         self._words = np.ascontiguousarray(words.reshape(-1, 3))
 
     def __getitem__(self, index: int) -> TripleDES:
         return TripleDES(self._key(index), self._request.name if self._request.forced else "auto",
-                         check_parity=self._check_parity)
+                         check_parity=self._check_parity,
+                         allow_degenerate=self._allow_degenerate)
 
     def __repr__(self) -> str:  # never shows key material
         return (f"numbades.TripleDESArray(<{len(self)} keys>, key_size={self.key_size}, "
@@ -203,24 +226,50 @@ def key_check_values(keys: Keys | _KeyArray, length: int = 3) -> np.ndarray:
     """Key check values: the first ``length`` bytes of E_K(0) for each key, as (N, length) uint8.
 
     ``keys`` takes what ``DESArray`` takes (8-byte keys) or what
-    ``TripleDESArray`` takes (16- or 24-byte keys), or one of those objects.
-    ``length`` is 1..8 (3 is the usual KCV, 2 or 4 in some systems).
+    ``TripleDESArray`` takes (16- or 24-byte keys), or one of those objects,
+    or a sequence of bytes-like keys mixing 8-, 16- and 24-byte keys (as
+    payment key files do; degenerate Triple-DES keys are refused, naming
+    their indices).  ``length`` is 1..8 (3 is the usual KCV, 2 or 4 in some
+    systems).
     """
     if isinstance(length, bool) or not isinstance(length, int):
         raise TypeError(f"length must be an int, not {type(length).__name__}")
     if not 1 <= length <= 8:
         raise ValueError(f"length must be 1 to 8 bytes of the encrypted block, got {length}")
     if not isinstance(keys, _KeyArray):
-        keys = TripleDESArray(keys) if _width(keys) in (16, 24) else DESArray(keys)
+        widths = _widths(keys)
+        if widths is not None and len(set(widths)) > 1:
+            return _mixed_key_check_values(keys, widths, length)
+        width = widths[0] if widths else 8
+        keys = TripleDESArray(keys) if width in (16, 24) else DESArray(keys)
     return np.ascontiguousarray(keys.encrypt(_ZERO_BLOCK)[:, :length])
 
 
-def _width(keys: Any) -> int:
-    """Bytes per key of a key-array argument, as far as its shape tells (8 when unsure)."""
+def _widths(keys: Any) -> list[int] | None:
+    """Bytes per key of a key-array argument (one entry for an array); None when it cannot tell."""
     if isinstance(keys, np.ndarray):
-        return keys.shape[1] if keys.ndim == 2 and keys.dtype == np.uint8 else 8
-    if isinstance(keys, Sequence) and not isinstance(keys, (bytes, bytearray, str)) and keys:
-        first = keys[0]
-        if isinstance(first, (bytes, bytearray, memoryview)):
-            return memoryview(first).nbytes
-    return 8
+        return [keys.shape[1] if keys.ndim == 2 and keys.dtype == np.uint8 else 8]
+    if isinstance(keys, Sequence) and not isinstance(keys, (bytes, bytearray, str)):
+        for i, key in enumerate(keys):
+            if not isinstance(key, (bytes, bytearray, memoryview)):
+                raise TypeError(f"key {i} must be bytes-like, not {type(key).__name__}")
+        return [memoryview(k).nbytes for k in keys]
+    return None
+
+
+def _mixed_key_check_values(keys: Sequence, widths: list[int], length: int) -> np.ndarray:
+    """KCVs of a list mixing 8-, 16- and 24-byte keys: single DES and Triple-DES in two calls."""
+    bad = [i for i, n in enumerate(widths) if n not in (8, 16, 24)]
+    if bad:
+        raise ValueError(f"keys are 8, 16 or 24 bytes: key {bad[0]} is {widths[bad[0]]} bytes")
+    single = np.array([n == 8 for n in widths])
+    out = np.empty((len(widths), length), dtype=np.uint8)
+    des_rows, ede_rows = np.flatnonzero(single), np.flatnonzero(~single)
+    des = DESArray([keys[i] for i in des_rows])
+    # 16-byte keys as K1 || K2 || K1, so that one TripleDESArray holds every Triple-DES key.
+    ede = [bytes(keys[i]) + (bytes(keys[i])[:8] if widths[i] == 16 else b"") for i in ede_rows]
+    _refuse_degenerate(_ede_words(np.frombuffer(b"".join(ede), np.uint8).reshape(-1, 24)),
+                       ede_rows)
+    out[des_rows] = des.encrypt(_ZERO_BLOCK)[:, :length]
+    out[ede_rows] = TripleDESArray(ede).encrypt(_ZERO_BLOCK)[:, :length]
+    return out

@@ -4,8 +4,14 @@ Traditional DES crypt (2-character salt, 13-character hash) and BSDi
 extended DES crypt (``_`` + 4 count + 4 salt characters, 20-character
 hash), compatible with glibc's ``crypt(3)``; Python 3.13 removed the
 ``crypt`` module.  Passwords are str (encoded as UTF-8) or bytes; only the
-low 7 bits of each byte count, as in every DES crypt.  ``docs/api.md``
-(crypt(3)) has the contract.
+low 7 bits of each byte count, as in every DES crypt.  Settings and
+hashes use the characters ``./0-9A-Za-z``; a malformed setting is a
+``ValueError``, a non-str setting or a password of another type a
+``TypeError``.  ``crypt_many`` takes lists (giving a list of str) or 1-D
+``S``/``U`` arrays (giving an array of the same kind), with one setting for
+all or one per password.  DES crypt is far too weak to store new passwords:
+use it to verify or migrate legacy hashes.  The full contract is in the
+numbades documentation (docs/api.md in the source tree, "crypt(3)").
 """
 
 from __future__ import annotations

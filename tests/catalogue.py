@@ -12,14 +12,23 @@ from __future__ import annotations
 
 import numbades
 
-#: Every mode of ``encrypt``/``decrypt`` and the streaming contexts.
+#: The modes of ``encrypt``/``decrypt`` and the streaming contexts that pycryptodome
+#: (``tests/oracle.py``) has: the loops over engines and input kinds run these.
 MODES = ("ecb", "cbc", "cfb", "cfb8", "ofb", "ctr")
-#: Modes of whole blocks; the modes that take ``padding="pkcs7"``.
+#: The modes the oracle lacks, checked against OpenSSL's libdes in ``test_pcbc_cfb1.py``.
+LIBDES_MODES = ("pcbc", "cfb1")
+#: Every mode the cipher objects take.
+EVERY_MODE = MODES + LIBDES_MODES
+#: Modes of whole blocks among ``MODES``.
 BLOCK_MODES = ("ecb", "cbc")
+#: Every mode of whole blocks: the modes that take ``padding=``.
+PADDED_MODES = (*BLOCK_MODES, "pcbc")
 #: Modes that take an ``iv``.
 IV_MODES = tuple(m for m in MODES if m != "ecb")
-#: Modes of any length (a keystream XORed into the data).
+#: Modes of any length among ``MODES`` (a keystream XORed into the data).
 BYTE_MODES = tuple(m for m in MODES if m not in BLOCK_MODES)
+#: Every mode of any length.
+ANY_LENGTH_MODES = tuple(m for m in EVERY_MODE if m not in PADDED_MODES)
 #: Modes of ``encrypt_many``/``decrypt_many`` and key arrays (no CFB-8).
 MANY_MODES = ("ecb", "cbc", "cfb", "ofb", "ctr")
 

@@ -6,9 +6,12 @@ appears as a backticked word (or a part of a dotted or slashed one, like
 ``base.Engine`` or ``sbox/luts_gen``) in the row of the deepest package
 that holds it; modules at the package root are named in the layer diagram
 (``cipher.py``).  The other way round, every backticked word outside
-parentheses in an "owns" cell names a module or package that exists (the
-part before the first ``.``: ``base.Engine`` is ``base``).  Rows are found by
-their first cell, so regrouping a row's modules changes nothing here.
+parentheses in an "owns" cell names a module or package that exists in its
+row's package or below it (the part before the first ``.``: ``base.Engine``
+is ``base``).  Rows are found by
+their first cell (a row may name a package inside another row's, as a table
+of one package's groups does), so regrouping a row's modules changes
+nothing here.
 """
 
 from __future__ import annotations
@@ -25,12 +28,20 @@ _TICKED = re.compile(r"`([^`]+)`")
 
 
 def _rows() -> dict[str, str]:
-    """Package path ("engines/table") -> its "owns" cell."""
-    rows = {}
+    """Package path ("engines/table") -> its "owns" cell.
+
+    A row may name a package relative to another row's (a table of the
+    groups inside one package: ``rounds/`` inside ``engines/bitslice/``).
+    """
+    rows: dict[str, str] = {}
     for line in MAP.read_text().splitlines():
         match = _ROW.match(line)
         if match:
-            rows[match.group(1)] = match.group(2)
+            path, cell = match.group(1), match.group(2)
+            if not (PACKAGE / path).is_dir():
+                inside = [f"{p}/{path}" for p in rows if (PACKAGE / p / path).is_dir()]
+                path = inside[0] if len(inside) == 1 else path
+            rows[path] = cell
     return rows
 
 
@@ -79,9 +90,25 @@ def test_every_module_is_named_in_the_map():
             package = package.rpartition("/")[0]
         assert package, f"{module}: no row of the map holds its package"
         inside = module.relative_to(package).with_suffix("")
+        if inside.name == "__init__":  # a package inside the row's: its name is enough
+            inside = inside.parent
         if not set(inside.parts) <= _words(rows[package]):
             missing.append(f"{module} (row {package}/)")
     assert not missing, f"modules the map of docs/architecture.md does not name: {missing}"
+
+
+def _exists_under(root: Path, word: str) -> bool:
+    """A module or package ``word`` (``a/b`` or ``a.b``: its first part) somewhere under ``root``.
+
+    Anywhere below, not only directly: a row may list a group's modules after
+    the group's name (``rounds/``: ``lane_rounds``, ...).
+    """
+    parts = [p for p in re.split(r"[/]", word.split(".")[0]) if p]
+    if not parts:
+        return False
+    rel = Path(*parts)
+    return any((d / rel).with_suffix(".py").is_file() or (d / rel).is_dir()
+               for d in (root, *(p for p in root.rglob("*") if p.is_dir())))
 
 
 def test_every_module_the_map_names_exists():
@@ -89,9 +116,6 @@ def test_every_module_the_map_names_exists():
     for package, cell in _rows().items():
         assert (PACKAGE / package).is_dir(), f"row {package}/ of a package that does not exist"
         for word in _top_level_words(cell):
-            first = re.split(r"\.", word)[0]
-            path = PACKAGE / package / first
-            if not (path.with_suffix(".py").is_file() or path.is_dir()
-                    or (PACKAGE / package / (first.rstrip("/"))).is_dir()):
+            if not _exists_under(PACKAGE / package, word):
                 absent.append(f"{package}/: `{word}`")
     assert not absent, f"docs/architecture.md names modules that do not exist: {absent}"

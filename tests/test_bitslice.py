@@ -8,9 +8,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from numbades.des.keyschedule_ref import subkeys48
-from numbades.engines.bitslice import rounds as bs
-from numbades.engines.bitslice import transpose as _tr
-from numbades.engines.bitslice import zmm_passes
+from numbades.engines.bitslice.layout import simd_passes
+from numbades.engines.bitslice.layout import transpose as _tr
+from numbades.engines.bitslice.rounds import lane_rounds as bs
 
 W = bs.LANES
 SIZES = [0, 1, 63, 64, 65, 64 * W - 1, 64 * W, 64 * W + 1, 300_001]
@@ -207,7 +207,7 @@ def test_arrays_off_the_cache_line(rng, offset):
 def test_fused_pass_equals_the_lane_loop_pass(rng, xor):
     src = rng.integers(0, 2**64, 64 * W, dtype=np.uint64, endpoint=False)
     kp = _kp(rng.bytes(8))
-    rows = np.array([zmm_passes.WORK_ROW[p ^ xor] for p in range(64)], dtype=np.int64)
+    rows = np.array([simd_passes.WORK_ROW[p ^ xor] for p in range(64)], dtype=np.int64)
     fused, lane_loops = np.empty_like(src), np.empty_like(src)
     bs._fused_ecb_pass(src, fused, 0, kp, xor, rows, bs.new_planes(), bs.new_work())
     bs._ecb_chunk(src, lane_loops, 0, bs.BLOCKS, kp, xor, bs.new_planes(), bs.new_work())

@@ -9,8 +9,8 @@ from Crypto.Cipher import DES, DES3
 from numbades.des.keyschedule_ref import subkeys48
 from numbades.engines import chains
 from numbades.engines.bitslice import mode_kernels as bm
-from numbades.engines.bitslice import rounds as bs
 from numbades.engines.bitslice.engine import ENGINE
+from numbades.engines.bitslice.rounds import lane_rounds as bs
 
 #: The chain codes by the names these tests use.
 CHAIN = {**{chains.name(c): c for c in chains.NAMES}, "ecb": chains.ECB_ENCRYPT}

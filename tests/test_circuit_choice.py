@@ -1,6 +1,6 @@
 """Which S-box circuits the bitslice kernels run, and both sets inside the real kernels.
 
-The rule (``circuit_choice``) picks the 3-input-LUT programs where the compile
+The rule (``cpu.target``) picks the 3-input-LUT programs where the compile
 target has AVX-512 and the 2-input circuits elsewhere, so a host only ever
 runs one set.  The subprocess test builds the kernels afresh with the *other*
 set patched in and checks them against pycryptodome, so both sets are tested
@@ -14,23 +14,25 @@ import textwrap
 
 import pytest
 
-from numbades.engines.bitslice import circuit_choice, rounds, sbox_circuits_gen, sbox_luts_gen
+from numbades.engines.bitslice.cpu import target
+from numbades.engines.bitslice.rounds import lane_rounds as rounds
+from numbades.engines.bitslice.sboxes import dispatch, sbox_circuits_gen, sbox_luts_gen
 
 
 def test_the_rule_follows_avx512_foundation():
-    assert circuit_choice.choose(["+avx2", "-avx512f"]) is sbox_circuits_gen
-    assert circuit_choice.choose(["+avx2", "+avx512f", "+avx512bw"]) is sbox_luts_gen
-    assert circuit_choice.choose([]) is sbox_circuits_gen
+    assert dispatch.circuits(target.targets_avx512(["+avx2", "-avx512f"])) is sbox_circuits_gen
+    assert dispatch.circuits(target.targets_avx512(["+avx2", "+avx512f", "+avx512bw"])) is sbox_luts_gen
+    assert dispatch.circuits(target.targets_avx512([])) is sbox_circuits_gen
 
 
 def test_this_process_runs_the_set_its_target_calls_for():
-    expected = circuit_choice.choose(circuit_choice.target_features())
-    assert circuit_choice.circuits is expected
+    expected = dispatch.circuits(target.targets_avx512(target.target_features()))
+    assert dispatch.circuits() is expected
     assert rounds._sbox.py_func.circuits == tuple(getattr(expected, f"s{i + 1}") for i in range(8))
 
 
 def test_numba_cpu_features_decide_the_set(tmp_path):
-    code = "from numbades.engines.bitslice import circuit_choice as c; print(c.circuits.__name__)"
+    code = "from numbades.engines.bitslice.sboxes import dispatch; print(dispatch.circuits().__name__)"
     names = {}
     for label, features in (("avx512", "+avx2,+avx512f"), ("avx2", "+avx2,-avx512f")):
         env = dict(os.environ, NUMBA_CPU_NAME="generic", NUMBA_CPU_FEATURES=features,
@@ -72,14 +74,13 @@ STANDARD_CHECKS_PASS = {"des-ecb": "True", "des-ctr": "True", "3des-cbc-decrypt"
 
 
 _OTHER_SET_IN_THE_KERNELS = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
-    from numbades.engines.bitslice import (
-        circuit_choice, rounds, sbox_circuits_gen, sbox_dispatch, sbox_luts_gen,
-    )
+    from numbades.engines.bitslice.rounds import lane_rounds as rounds
+    from numbades.engines.bitslice.sboxes import dispatch, sbox_circuits_gen, sbox_luts_gen
 
     # Patched before anything compiles (a fresh cache directory): every kernel built
     # in this process inlines the set this host would not choose.
-    other = sbox_circuits_gen if circuit_choice.circuits is sbox_luts_gen else sbox_luts_gen
-    rounds._sbox = sbox_dispatch.sbox_function([getattr(other, f"s{i + 1}") for i in range(8)])
+    other = sbox_circuits_gen if dispatch.circuits() is sbox_luts_gen else sbox_luts_gen
+    rounds._sbox = dispatch.sbox_function([getattr(other, f"s{i + 1}") for i in range(8)])
     # and the one-key rounds as lane loops too (AVX-512 hosts run them as explicit
     # 512-bit vectors, which take the LUT programs only)
     rounds.one_key_rounds = rounds._lane_loop_rounds
@@ -108,7 +109,7 @@ def test_the_other_circuit_set_runs_correctly_in_the_kernels(tmp_path):
     lines = done.stdout.split("\n")
     other = lines[0]
     assert other in ("sbox_luts_gen", "sbox_circuits_gen")
-    assert other != circuit_choice.circuits.__name__.rsplit(".", 1)[-1]
+    assert other != dispatch.circuits().__name__.rsplit(".", 1)[-1]
     results = dict(line.split() for line in lines[1:] if line)
     assert results == {
         **STANDARD_CHECKS_PASS,
@@ -120,10 +121,11 @@ _AVX512_OFF = ("avx512", "amx", "avxvnni", "avxifma", "avxneconvert", "evex512",
 
 _AVX2_BUILD = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
     import numbades
-    from numbades.engines.bitslice import circuit_choice, zmm
+    from numbades.engines.bitslice.cpu import simd
+    from numbades.engines.bitslice.sboxes import dispatch
     from numbades.tuning import policy
 
-    print("build", circuit_choice.circuits.__name__.rsplit(".", 1)[-1], zmm.LANES_PER_VECTOR,
+    print("build", dispatch.circuits().__name__.rsplit(".", 1)[-1], simd.LANES_PER_VECTOR,
           policy.BITSLICE_THRESHOLD_BLOCKS)
     rng = np.random.default_rng(11)
     des, key8, iv, raw, checks = standard_checks(numbades, rng, 4500)  # two full passes + a short one
@@ -139,7 +141,7 @@ _AVX2_BUILD = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
 """)
 
 
-@pytest.mark.skipif("+avx2" not in circuit_choice.target_features(),
+@pytest.mark.skipif("+avx2" not in target.target_features(),
                     reason="runs AVX2 code, so needs an AVX2 host")
 def test_an_avx2_build_runs_the_fused_passes_correctly(tmp_path):
     """AVX-512 switched off in Numba's target features: 2-input circuits, 256-bit explicit
@@ -147,7 +149,7 @@ def test_an_avx2_build_runs_the_fused_passes_correctly(tmp_path):
     passes in place included), checked against pycryptodome."""
     features = ",".join(
         "-" + f[1:] if f.startswith("+") and f[1:].startswith(_AVX512_OFF) else f
-        for f in circuit_choice.target_features()
+        for f in target.target_features()
     )
     env = dict(os.environ, NUMBA_CPU_NAME="haswell", NUMBA_CPU_FEATURES=features,
                NUMBA_CACHE_DIR=str(tmp_path), NUMBADES_BACKGROUND_COMPILE="0",

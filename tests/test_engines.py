@@ -12,8 +12,8 @@ from Crypto.Cipher import DES as RefDES
 import numbades
 from numbades.engines import chains
 from numbades.engines import registry as _engines
-from numbades.engines.bitslice import target
-from numbades.engines.bitslice.transpose import BLOCKS
+from numbades.engines.bitslice.cpu import target
+from numbades.engines.bitslice.layout.transpose import BLOCKS
 from numbades.tuning import machine as _machine
 from numbades.tuning import policy
 from numbades.tuning import saved_choice as _saved_choice
@@ -122,8 +122,8 @@ def test_forced_bitslice_serves_sequential_modes_and_refuses_cfb8():
 THREADED_CHILD = """
 import numba, numpy as np, numbades
 from numbades.engines.bitslice import threads
-from numbades.engines.bitslice import target
-from numbades.engines.bitslice.transpose import BLOCKS
+from numbades.engines.bitslice.cpu import target
+from numbades.engines.bitslice.layout.transpose import BLOCKS
 from Crypto.Cipher import DES
 assert numba.config.NUMBA_NUM_THREADS == 2
 key, iv = bytes.fromhex("10316e028c8f3b4a"), bytes.fromhex("0123456789abcdef")
@@ -201,5 +201,7 @@ def test_default_threshold_follows_the_compile_target_not_the_host():
     # host runs 256-bit passes, so it gets the AVX2 threshold (the AVX2-build
     # subprocess test in test_circuit_choice checks that case end to end).
     features = target.target_features()
+    # the engine reports the width it was built for, and the policy reads it there
+    assert _engines.ENGINES["bitslice"].vector_bits == (512 if "+avx512f" in features else 256)
     expected = 256 if "+avx512f" in features else 384
     assert expected == THRESHOLD

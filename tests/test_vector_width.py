@@ -16,11 +16,11 @@ from numba.core.registry import CPUDispatcher
 import numbades.engines.bitslice as _bitslice_package
 from numbades.des import keyschedule as _keyschedule
 from numbades.engines.bitslice import mode_kernels as _bitslice_modes
-from numbades.engines.bitslice import rounds as _bitslice
-from numbades.engines.bitslice import sbox_luts_gen
-from numbades.engines.bitslice import vector_width as _vector_width
-from numbades.engines.bitslice.prefetch import NOTHING_AHEAD
-from numbades.engines.bitslice.vector_width import prefer_wide_vectors
+from numbades.engines.bitslice.cpu import vector_width as _vector_width
+from numbades.engines.bitslice.cpu.vector_width import prefer_wide_vectors
+from numbades.engines.bitslice.layout.prefetch import NOTHING_AHEAD
+from numbades.engines.bitslice.rounds import lane_rounds as _bitslice
+from numbades.engines.bitslice.sboxes import sbox_luts_gen
 from numbades.tuning import machine as _machine
 
 KEY = bytes.fromhex("133457799bbcdff1")
@@ -63,9 +63,10 @@ def test_every_bitslice_kernel_asks_for_wide_vectors():
 
 
 def _bitslice_dispatchers():
-    """Every njit function defined in the bitslice package, with its module name."""
-    for info in pkgutil.iter_modules(_bitslice_package.__path__):
-        module = importlib.import_module(f"{_bitslice_package.__name__}.{info.name}")
+    """Every njit function defined in the bitslice package (subpackages too), with its module name."""
+    prefix = f"{_bitslice_package.__name__}."
+    for info in pkgutil.walk_packages(_bitslice_package.__path__, prefix):
+        module = importlib.import_module(info.name)
         for name, obj in vars(module).items():
             if isinstance(obj, CPUDispatcher) and obj.__module__ == module.__name__:
                 yield f"{module.__name__}.{name}", obj
@@ -96,8 +97,9 @@ _AVX512_FEATURES = ",".join(
 _CROSS_COMPILE = textwrap.dedent("""
     import numba
     from numba import types
-    from numbades.engines.bitslice import circuit_choice, rounds
-    print("circuits", circuit_choice.circuits.__name__.rsplit(".", 1)[-1])
+    from numbades.engines.bitslice.sboxes import dispatch
+    from numbades.engines.bitslice.rounds import lane_rounds as rounds
+    print("circuits", dispatch.circuits().__name__.rsplit(".", 1)[-1])
     a1, a2 = types.Array(types.uint64, 1, "C"), types.Array(types.uint64, 2, "C")
     i8 = types.int64
     signatures = {

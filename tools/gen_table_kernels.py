@@ -22,11 +22,11 @@ from __future__ import annotations
 import itertools
 import re
 
-from tools import stamp_kernel_sources
+from tools import generated, stamp_kernel_sources
 
 chains = stamp_kernel_sources.load_standalone("engines.chains")
 
-TARGET = stamp_kernel_sources.PACKAGE / "engines" / "table" / "kernels_gen.py"
+TARGET = generated.TABLE_KERNELS
 #: Module name (relative to the package) the stamp of the generated file is computed for.
 MODULE = "engines.table.kernels_gen"
 

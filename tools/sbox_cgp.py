@@ -1,70 +1,19 @@
 """Shrink a whole S-box circuit by evolution (Cartesian genetic programming).
 
-The other searches change a circuit locally: :mod:`tools.gen_sbox_circuits`
-rips up one output or one cone, :mod:`tools.sbox_windows` replaces a window of
-a few gates exactly.  This one changes the whole circuit a gene at a time and
-walks along *neutral* networks: every correct circuit of the same size is an
-allowed step, so it can drift far from where it started before it finds a
-smaller one.  It is written for numbades and follows the published *method*
-of CGP-based circuit optimisation (Miller's Cartesian genetic programming; a
-(1 + lambda) evolution strategy seeded with a correct circuit that accepts
-offspring of equal cost, e.g. Vasicek and Sekanina's work on optimising
-already-small gate-level circuits):
+A genome is the recorded circuit plus spare nodes; a (1 + lambda) evolution
+strategy mutates it a gene at a time and accepts every correct offspring that
+is not larger, so it drifts along neutral networks (Miller's CGP; Vasicek and
+Sekanina's optimisation of small gate-level circuits).  Every candidate is
+checked exhaustively on the 64 S-box inputs (one word per signal).  Kinds:
+2-input gates with free complements (NOTs placed after, by
+:mod:`tools.sbox_polarity`), ``--exact`` (gates and NOTs as they are),
+``--luts`` (3-input LUTs).  A smaller circuit is printed as one window step
+over the whole circuit, for :mod:`tools.sbox_records`.  So far no run found
+one.
 
-* A genome is a row of ``n`` nodes after the six S-box inputs.  Node ``i``
-  has a function gene and two (2-input gates) or three (LUTs) operand genes,
-  each any earlier node or input; four output genes name the nodes of the
-  S-box outputs, each with a complement bit.
-* 2-input gates use the five functions with f(0, 0) = 0 (AND, the two
-  ANDNOTs, OR, XOR; :func:`tools.gen_sbox_circuits.window_gate`'s tables), so
-  a node's complement is free to its consumers and only a complemented S-box
-  output pays (a NOT, fewer when :func:`tools.sbox_polarity.fix_polarity`
-  can complement an inner gate for several).  The evolution counts active
-  gates only; every circuit with fewer gates than the recorded one, and the
-  parent after every chunk of generations, is spliced and polarity-fixed to
-  get its real size.  LUTs take any 8-bit truth table and complements are
-  free everywhere: cost = active LUTs.
-* ``--exact`` instead takes the 2-input circuit as it is: AND, ANDNOT (either
-  operand order), OR, XOR and NOT nodes, S-box outputs uncomplemented, so
-  cost = active nodes = the real size, and a NOT is a gene like any other.
-* Every signal is a 64-bit truth table (one machine word), so a candidate is
-  checked exhaustively in about a hundred word operations; only correct
-  candidates are ever accepted.
-* Mutation changes random genes until one that matters (of an active node or
-  an output) has changed ("single active mutation", Goldman and Punch).  The
-  parent is replaced by the best of ``lambda`` offspring whose cost is not
-  higher.  The genome starts as the recorded circuit plus ``--spare`` random
-  inactive nodes, which neutral drift can wire in.
-* A smaller circuit is printed as one window step over the whole circuit
-  (window outputs = the S-box output nodes, inputs = the six S-box inputs), so
-  the generators replay it from their ``WINDOWS`` like any SAT window rewrite.
+The method in full, and every run with its result: ``docs/sbox_search.md``.
 
-Runs (AMD EPYC Zen 4 VM, two searches at a time on 2 cores, wall-clock; each
-chunk is 500,000 generations of 4 offspring, about 1.2 million candidate
-circuits checked per second per search): **nothing smaller was found.**
-
-* Free complements, spare nodes appended at the end (the first version),
-  ``--spare 15``: S1 (470 s, 290 chunks) and S6 (475 s, 319 chunks) stayed at
-  54 + 1 NOT and 50 + 1 NOT gates.
-* With uphill steps: ``--spare 15 --slack 2 --worse 0.05`` on S1 (600 s);
-  ``--spare 20 --slack 3 --worse 0.2 --seed 5`` on S5 (900 s); LUTs,
-  ``--luts --spare 10 --slack 1 --worse 0.05`` on S5 (600 s): nothing.
-* Drift then SAT windows, ``--spare 15 --slack 1 --worse 0.02 --drift 120
-  --window-budget 240 --seed B``: S1 (1090 s, three window searches) and S6
-  (970 s, three): nothing; the drifted circuits of the same size held no
-  window that shrinks either.
-* Exact basis, ``--exact --spare 15 --slack 1 --worse 0.05 --seed 11`` on S1
-  (656 s, 2.1e8 generations; about 3% of generations moved, against about 1%
-  with free complements): nothing.  That run's ceiling was counted without
-  S1's NOT (fixed since: :func:`genome_cost`), so it took no uphill step.
-* Calibration: from a poor S4 attempt of 68 gates (``perm`` attempt 5, before
-  any rewrite), ``--exact`` went to 66 in 150 s, where the other searches
-  reach 38.  Single-gene moves over exhaustively checked circuits walk a
-  neutral network easily but rarely descend: removing a gate takes several
-  coordinated changes.  The tool is kept as a record of the method and for
-  longer runs.
-
-Run: ``python -m tools.sbox_cgp --boxes 1 --seconds 600 [--luts] [--seed N]``
+Run: ``python -m tools.sbox_cgp --boxes 1 --seconds 600 [--luts] [--exact] [--seed N]``
 """
 
 from __future__ import annotations
@@ -77,9 +26,8 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from tools import gen_sbox_circuits as gen
 from tools import gen_sbox_luts as luts
-from tools import sbox_windows
+from tools import sbox_core, sbox_windows
 
 #: A genome: function genes (n,), operand genes (n, 3), output nodes (4,),
 #: output complements (4,); node i of the genome is node i + 6 of the circuit.
@@ -94,7 +42,7 @@ NOT = 8
 #: The exact basis's function codes (``--exact``): the gates and NOT.
 EXACT_TABLES = (*GATE_TABLES, NOT)
 
-_INPUTS = np.array(gen.INPUTS, dtype=np.uint64)
+_INPUTS = np.array(sbox_core.INPUTS, dtype=np.uint64)
 
 
 @numba.njit(cache=True)
@@ -262,7 +210,7 @@ def evolve(
 # --- genomes from and to the generators' circuits ------------------------------
 
 
-def gate_genome(circ: gen.Circuit) -> Genome:
+def gate_genome(circ: sbox_core.Circuit) -> Genome:
     """A 2-input circuit (ops, outs) as a genome of normalised gates: every gate
     becomes a table of :data:`GATE_TABLES` over uncomplemented nodes, NOTs
     vanish into the signal's complement bit."""
@@ -296,7 +244,7 @@ def gate_genome(circ: gen.Circuit) -> Genome:
 EXACT_CODES = {"and": 4, "andnot": 2, "or": 7, "xor": 3, "not": NOT}
 
 
-def exact_genome(circ: gen.Circuit) -> Genome:
+def exact_genome(circ: sbox_core.Circuit) -> Genome:
     """A 2-input circuit node for node as a genome of the exact basis (AND,
     ANDNOT, OR, XOR and NOT nodes; S-box outputs uncomplemented)."""
     ops, outs = circ
@@ -307,7 +255,7 @@ def exact_genome(circ: gen.Circuit) -> Genome:
             np.array(outs, np.int64), np.zeros(4, np.bool_))
 
 
-def exact_circuit(genome: Genome) -> gen.Circuit:
+def exact_circuit(genome: Genome) -> sbox_core.Circuit:
     """An exact-basis genome's active nodes as a generator circuit (ops, outs)."""
     fn, ops, outs, _ = genome
     used = np.zeros(fn.shape[0] + 6, np.bool_)
@@ -457,7 +405,7 @@ def run_box(box: int, kind: str, opts: Options) -> sbox_windows.Step | None:
     outs = output_nodes(arity, recorded)
     best, best_size = recorded, basis.size(recorded)
     genome = with_spares(genome_of(kind, recorded), arity, opts.spare, rng)
-    targets = np.array(gen.box_targets(box), np.uint64)
+    targets = np.array(sbox_core.box_targets(box), np.uint64)
     gates = genome_cost(kind, basis, recorded)
     start = last_windows = time.monotonic()
     k = 0
@@ -516,7 +464,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     kind = "luts" if args.luts else "exact" if args.exact else "signed"
     opts = Options(args.seconds, args.seed, args.spare, args.offspring, args.chunk, args.slack,
                    args.worse, args.drift, args.window_budget)
-    for box in gen.parse_boxes(args.boxes):
+    for box in sbox_core.parse_boxes(args.boxes):
         run_box(box, kind, opts)
     return 0
 

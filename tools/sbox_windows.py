@@ -1,78 +1,15 @@
 """Exact resynthesis of small windows of an S-box circuit with a SAT solver.
 
-The searches in :mod:`tools.gen_sbox_circuits` and :mod:`tools.gen_sbox_luts`
-are heuristic: they build a gate at a time.  This one is exact, on a small
-scale.  It is written for numbades and follows the published *method* of
-SAT-based circuit minimisation (Kojevnikov, Kulikov and Yaroslavtsev,
-"Finding efficient circuits using SAT-solvers", SAT 2009: encode "a circuit
-of k gates computes these functions" as a satisfiability problem and let a
-solver search):
+A *window* is a convex set of gates (or LUTs); the CP-SAT solver (OR-tools)
+is asked for a program one gate smaller that reads any node outside the
+window's fan-out cone and keeps all four S-box outputs right under the
+window's joint don't-cares (the method of Kojevnikov, Kulikov and
+Yaroslavtsev, "Finding efficient circuits using SAT-solvers", SAT 2009).  A
+gain is printed as an explicit step for :mod:`tools.sbox_records`, which the
+generators replay with no solver, so only this search needs OR-tools
+(``pip install ortools``; not a dependency of numbades or its tests).
 
-* A *window* is a convex set W of gates: no path leaves W and comes back.
-  Its outputs are the gates of W used outside W (or as S-box outputs).
-* The program that replaces W may read any node that does not depend on W
-  (every node outside W's fan-out cone, S-box inputs included; with
-  ``--no-pool`` only W's own inputs).  Over the 64 S-box inputs every node
-  is a known truth table; the window outputs must take, on every input, a
-  value vector that keeps all four S-box outputs right (the window's joint
-  don't-cares, found by forcing the outputs to each vector and evaluating
-  the circuit bitsliced).
-* The CP-SAT solver (Google OR-tools) is asked for a program with one gate
-  fewer than W has: two-input gates (AND, OR, XOR, ANDNOT, with complements
-  free; :func:`tools.sbox_polarity.fix_polarity` places the NOTs that remain)
-  for the 2-input circuits, or 3-input functions of any truth table for the
-  LUT circuits (``--luts``; a complement folds into every consumer's table).
-  Each program gate is normalised to f(0, ..., 0) = 0 (its complement is
-  free), and every gate must be used, which cuts symmetric solutions.
-* A program found is spliced in (``rebuild_window`` in the generator) and
-  kept when the circuit is smaller.  The greedy search restarts after every
-  gain.
-
-Runs (one process each, wall-clock on a shared 2-core host; "nothing" means
-no window shrank the circuit):
-
-* Reading the whole pool is what pays.  With only W's own inputs
-  (``--no-pool``), windows of 3-10 gates on S4, S6 and S8 were already
-  optimal or timed out.  With the pool, ``--boxes B --sizes 3-9 --tries 40
-  --seconds 10``: S1 56 -> 55 (a 7-gate window, 522 s in all), S6 52 -> 51
-  (a 4-gate window, 502 s), recorded in ``WINDOWS``; nothing on S2 (616 s),
-  S3 (645 s), S5 (453 s), S7 (501 s), S8 (315 s), nor on S4 with sizes 2-5
-  (61 s).  ``--seed 2 --sizes 3-10 --tries 60``: nothing on S1 (577 s), S6
-  (726 s); ``--seed 3 --sizes 3-9 --tries 60``: nothing on S5 (583 s), S2
-  (stopped at about 320 s); ``--seed 4 --tries 60`` (sizes 3-10 on S4, S3;
-  3-9 on S1, S7): nothing on S4 (644 s), S3 (706 s), S1 (461 s), S7 (678 s).
-  Windows of 10-14 gates (``--seed 3 --sizes
-  10-14 --tries 25 --seconds 40``) on S1 (283 s) and S5 (121 s): every solve
-  timed out.
-* Every fan-out-free cone, ``--cones --sizes 2-16 --seconds 30``: nothing on
-  any box (28-206 s per box, 879 s in all).
-* ``--strict`` around each box's one NOT, ``--sizes 3-12 --tries 60
-  --seconds 15``: nothing on any box (S-box outputs kept positive: 39-314 s
-  per box; every window output kept positive, S1: 59 s).
-* LUT circuits, ``--luts --sizes 2-6 --tries 40 --seconds 15``: nothing on
-  S1 (729 s), S5 (573 s), S7 (stopped at 430 s); S4 sizes 2-4 (70 s).
-* Sideways moves (``--plateau P``; S-box outputs have no don't-cares, so
-  only inner window outputs can change, and most windows admit no other
-  program of their size): 2-input gates, ``--sizes 3-8 --tries 40
-  --seconds 8``, nothing on S1 (``--plateau 0.3``, 1500 s, 120 sideways
-  moves), S5 (the same, 193 moves), S2 (``--plateau 0.2 --seed 3``, 1450 s,
-  97 moves), S6 (``--plateau 0.15 --seed 2``, 592 s, 8 moves; the search
-  then still stopped at a pass without a move).  LUT circuits, ``--luts
-  --sizes 2-6 --tries 40 --seconds 10 --seed 2``: nothing on S1
-  (``--plateau 0.2``, 1500 s, 7 moves) or S5 (``--plateau 0.15``, 402 s,
-  1 move).
-* Greedy again with another seed, ``--sizes 3-9 --tries 60 --seconds 10
-  --seed 7``: nothing on S1 (458 s), S6 (636 s) or S5 (485 s; the pass
-  ended at the 480 s budget).
-* After the multi-start polish (``tools.gen_sbox_circuits --polish-top``),
-  ``--sizes 3-9 --tries 40 --seconds 10``: nothing on S2's new 49-gate
-  circuit (517 s), nor (calling :func:`search` with the same settings) on
-  S6's other 51-gate circuit, attempt perm 4660 polished (506 s).
-
-Each gain is printed as an explicit step (window outputs, inputs, program,
-output choices): the generators replay the steps from their ``WINDOWS`` with
-no solver, so only this search needs OR-tools (``pip install ortools``; not a
-dependency of numbades or its tests).
+The method in full, and every run with its result: ``docs/sbox_search.md``.
 
 Run: ``python -m tools.sbox_windows --boxes 1,6 --sizes 3-9 --tries 40 --seconds 10``
 (add ``--luts`` for the 3-input-LUT circuits).
@@ -91,6 +28,7 @@ from typing import Any
 
 from tools import gen_sbox_circuits as gen
 from tools import gen_sbox_luts as luts
+from tools import sbox_core
 
 #: Solver outcomes over a run (OPTIMAL = a smaller program was found).
 STATS: collections.Counter[str] = collections.Counter()
@@ -127,26 +65,20 @@ class Basis:
 # --- 2-input gate circuits (tools.gen_sbox_circuits) -------------------------
 
 
-def _gate_fanins(circ: gen.Circuit) -> list[tuple[int, ...]]:
+def _gate_fanins(circ: sbox_core.Circuit) -> list[tuple[int, ...]]:
     return [() if op == "in" else ((a,) if op == "not" else (a, b)) for op, a, b in circ[0]]
-
-
-def _gate_recorded(box: int) -> gen.Circuit:
-    _, _, circ = gen.attempt(box, 1, gen.BEST_ATTEMPTS[box])
-    circ = gen.apply_reroutes(box, circ, gen.REROUTES.get(box, ()))
-    return gen.apply_windows(box, circ, gen.WINDOWS.get(box, ()))
 
 
 GATES = Basis(
     arity=2,
     fanins=_gate_fanins,
     free=lambda circ, i: circ[0][i][0] == "not",
-    forced=lambda circ, forced: gen._eval_all(circ[0], forced=forced),
+    forced=lambda circ, forced: sbox_core.eval_all(circ[0], forced=forced),
     output_nodes=lambda circ: set(circ[1]),
     outputs=lambda circ, vals: [vals[o] for o in circ[1]],
     splice=lambda box, circ, step: gen.apply_windows(box, circ, (step,)),
     size=lambda circ: len(circ[0]) - 6,
-    recorded=_gate_recorded,
+    recorded=gen.best_circuit,
 )
 
 
@@ -157,7 +89,7 @@ LUTS = Basis(
     arity=3,
     fanins=lambda circ: [()] * 6 + [op[1:] for op in circ[0]],
     free=lambda circ, i: False,
-    forced=lambda circ, forced: luts._eval_all(circ[0], forced=forced),
+    forced=lambda circ, forced: luts.eval_all(circ[0], forced=forced),
     output_nodes=lambda circ: {i for i, _ in circ[1]},
     outputs=lambda circ, vals: [vals[i] ^ (luts.FULL if neg else 0) for i, neg in circ[1]],
     splice=lambda box, circ, step: luts.apply_windows(box, circ, (step,)),
@@ -281,11 +213,11 @@ def allowed_rows(
     vals = basis.forced(circ, {})
     ok_rows: dict[tuple[int, ...], int] = {}
     for alpha in itertools.product((0, 1), repeat=len(outputs)):
-        got = basis.forced(circ, {o: gen.FULL if a else 0 for o, a in zip(outputs, alpha, strict=True)})
+        got = basis.forced(circ, {o: sbox_core.FULL if a else 0 for o, a in zip(outputs, alpha, strict=True)})
         wrong = 0
         for have, want in zip(basis.outputs(circ, got), targets, strict=True):
             wrong |= have ^ want
-        ok_rows[alpha] = ~wrong & gen.FULL
+        ok_rows[alpha] = ~wrong & sbox_core.FULL
     allowed: dict[tuple[int, ...], frozenset[tuple[int, ...]]] = {}
     for x in range(64):
         key = tuple((vals[i] >> x) & 1 for i in inputs)
@@ -462,7 +394,7 @@ def try_window(
         if paid == len(window):
             return None
         gates, positive = paid, list(range(len(outputs)))
-    allowed = allowed_rows(basis, circ, gen.box_targets(box), inputs, outputs)
+    allowed = allowed_rows(basis, circ, sbox_core.box_targets(box), inputs, outputs)
     differ, avoid, seed = None, [], 0
     if plateau is not None:
         # Only inner nodes have don't-cares: the S-box outputs are fixed.
@@ -575,7 +507,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = ap.parse_args(argv)
     basis = LUTS if args.luts else GATES
     lo, hi = (int(x) for x in args.sizes.split("-"))
-    for box in gen.parse_boxes(args.boxes):
+    for box in sbox_core.parse_boxes(args.boxes):
         circ = basis.recorded(box)
         start = time.monotonic()
         print(f"S{box + 1}: {basis.size(circ)} gates", flush=True)

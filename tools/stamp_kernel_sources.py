@@ -18,7 +18,7 @@ Modules are named by their dotted path inside the package
 (``engines.table.kernels_gen``); relative imports at any depth and absolute
 ``numbades.`` imports are followed, and importing a subpackage counts its
 ``__init__``.  When an imported module changes, the stamp changes, and with
-it the file's hash.  ``tests/test_kernel_cache_stamps.py`` fails when a stamp
+it the file's hash.  ``tests/tools/test_kernel_cache_stamps.py`` fails when a stamp
 is stale; ``python -m tools.stamp_kernel_sources`` rewrites stale stamps (the
 two code generators call it after writing).
 """

@@ -1,9 +1,12 @@
 """Command line: ``python -m numbades <command>`` (also the ``numbades`` script).
 
 Commands:
+    enc      encrypt / decrypt files as ``openssl enc`` does (DES family), streaming
+    kcv      key check values of a key file (8-, 16-, 24-byte keys mixed)
     opts     time every engine on this machine, libdes ``options.txt`` style
     speed    libdes ``speed`` report, ``openssl speed`` layout; ``--compare`` for peers
     compile  fill Numba's cache with every engine's kernels (images, CI, workers)
+    mac      ISO/IEC 9797-1 MAC algorithms 1 and 3, or CMAC, over a file or each line
 
 Usage errors (unknown command, bad flag or value) exit with status 2, as
 argparse does; a finished run exits 0, or 1 if an engine failed.
@@ -15,10 +18,29 @@ import argparse
 import sys
 from collections.abc import Sequence
 
+from .. import __version__
 from . import compile as compile_command
-from . import opts, speed
+from . import enc, kcv, opts, speed
+from . import mac as mac_command
 
 COMMANDS = {
+    "enc": (
+        enc,
+        "encrypt or decrypt a file as `openssl enc` does (-des-ede3-cbc, -des, ...)",
+        (
+            "openssl enc for the DES family: the same flags, files and key derivation "
+            "(EVP_BytesToKey, -pbkdf2), streamed in chunks; -out is replaced only when the "
+            "whole input was processed. Failures print openssl's message and exit 1."
+        ),
+    ),
+    "kcv": (
+        kcv,
+        "key check values of a key file ('label hexkey' lines) or of keys on stdin",
+        (
+            "Print a table of key check values (the first bytes of E_K(0)) for 8-, 16- and "
+            "24-byte DES / Triple-DES keys, one 'label hexkey' (or bare 'hexkey') per line."
+        ),
+    ),
     "opts": (
         opts,
         "time every engine, print an options.txt-style table",
@@ -43,6 +65,14 @@ COMMANDS = {
             "over several processes, so that later processes start without compiling."
         ),
     ),
+    "mac": (
+        mac_command,
+        "ISO/IEC 9797-1 MAC (algorithm 1 or 3) or CMAC of a file, or of each line",
+        (
+            "ISO/IEC 9797-1 MAC algorithm 1 (cbc) or 3 (retail), or NIST SP 800-38B CMAC, "
+            "over a file or standard input, or over each line (--lines); hex tags out."
+        ),
+    ),
 }
 
 
@@ -50,9 +80,13 @@ def build_parser() -> argparse.ArgumentParser:
     """The ``numbades`` argument parser with its subcommands."""
     parser = argparse.ArgumentParser(
         prog="numbades",
-        description="Measure numbades's DES engines on this machine.",
+        description=(
+            "DES and Triple-DES jobs from the command line (openssl-compatible file "
+            "encryption, key check values) and measurements of numbades's engines."
+        ),
         allow_abbrev=False,
     )
+    parser.add_argument("--version", action="version", version=f"numbades {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, summary, description) in COMMANDS.items():
         command = sub.add_parser(name, help=summary, description=description, allow_abbrev=False)

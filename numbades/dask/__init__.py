@@ -16,8 +16,19 @@ chunk in parallel; CBC/CFB/CFB-8 encryption and OFB run as a chain of
 tasks, one chunk after another (out of core, but on one core at a time;
 Dask's schedulers may read input ahead of a slow chain).  Rows as messages (``encrypt_many``): parallel in
 every mode.  Needs the ``dask`` extra: ``pip install "numbades[dask]"``.
-See ``docs/api.md`` for the full contract: chunk rules, keys on the wire,
-workers and Numba threads.
+
+- Chunks must fall on 8-byte blocks (every chunk but the last a whole
+  number of blocks), or pass ``rechunk=True``; ``x`` is 1-D for one stream,
+  2-D (one message per row, one whole row per chunk) for ``encrypt_many``.
+- The task graph carries the cipher's round keys (which are the key) to the
+  scheduler and the workers, once per graph: use a cluster with TLS
+  (``distributed.security.Security``) on machines you trust with the key.
+- Each task runs numbades with one Numba thread (``numba_threads=``), since
+  Dask already runs a task per worker thread; ``warm_up(client)`` loads the
+  kernels on every worker as it starts.
+
+The full contract is in the numbades documentation (docs/api.md in the
+source tree, "Dask").
 """
 
 from __future__ import annotations

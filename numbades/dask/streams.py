@@ -41,6 +41,11 @@ def crypt(cipher: DES | TripleDES, x: Any, mode: str, iv: Any, padding: Any, rec
     inputs.check_cipher(cipher)
     x = inputs.check_array(x, 1, "one stream; use encrypt_many for rows as messages")
     inputs.check_context(cipher, mode, iv, padding, decrypt)
+    if mode in ("pcbc", "cfb1"):
+        raise ValueError(f"numbades.dask has no {mode!r} (its chaining is not rebuilt "
+                         "between chunks); call the cipher on the whole array")
+    if padding not in (None, "pkcs7"):
+        raise ValueError(f"numbades.dask pads with 'pkcs7' only, not {padding!r}")
     threads = check_numba_threads(numba_threads)
     padded = padding is not None
     _check_length(mode, x, padded, decrypt)
@@ -50,7 +55,8 @@ def crypt(cipher: DES | TripleDES, x: Any, mode: str, iv: Any, padding: Any, rec
 
 
 def _check_length(mode: str, x: da.Array, padded: bool, decrypt: bool) -> None:
-    """The length rules of one call on the whole stream (``docs/api.md``, Modes)."""
+    """The length rules of one call on the whole stream: ECB and CBC without padding, and
+    padded ciphertext (at least one block), are whole 8-byte blocks; padding needs bytes."""
     if padded and x.dtype.itemsize == 8:
         raise TypeError("padding works on bytes; a uint64 array is whole blocks (padding=None)")
     nbytes = x.shape[0] * x.dtype.itemsize

@@ -112,7 +112,8 @@ def password_bytes(password: object) -> bytes:
     """The password's bytes: a str is encoded as UTF-8 (as Python's ``crypt`` module did).
 
     ``TypeError`` for anything but str and bytes-like; ``ValueError`` for a
-    NUL byte (C's crypt(3) would silently stop there).
+    NUL byte (C's crypt(3), and libdes's string-to-key, would silently stop
+    there).
     """
     if isinstance(password, str):
         data = password.encode("utf-8")
@@ -121,7 +122,7 @@ def password_bytes(password: object) -> bytes:
     else:
         raise TypeError(f"password must be str or bytes-like, not {type(password).__name__}")
     if b"\0" in data:
-        raise ValueError("password contains a NUL byte, which crypt(3) cannot take")
+        raise ValueError("password contains a NUL byte, which a C string (crypt(3), libdes) cannot hold")
     return data
 
 

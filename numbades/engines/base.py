@@ -16,7 +16,7 @@ looks for.
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 import numpy as np
 
@@ -91,6 +91,11 @@ class Engine(Protocol):
         """CFB-8 over bytes (uint8 arrays); returns the 64-bit shift register."""
         ...
 
+    def cfb1(self, src: np.ndarray, dst: np.ndarray, keys: Any, register: int,
+             decrypt: bool) -> int:
+        """CFB-1 over bytes (each byte's bits most significant first); returns the register."""
+        ...
+
     def many(self, chain: int, src: np.ndarray, dst: np.ndarray, keys: Any, ivs: np.ndarray,
              swap: bool) -> None:
         """Independent equal-length messages, one per row of (messages, blocks) word arrays.
@@ -152,17 +157,32 @@ class Crypt3Engine(Protocol):
         ...
 
 
+class Whitened(NamedTuple):
+    """A key form with DESX whitening: the block function is ``E(x ^ pre) ^ post``.
+
+    ``pre`` and ``post`` are block values, already swapped for the chains
+    that run the cipher backwards.  Only engines that serve DESX (the table
+    engines) are ever handed one (``tuning.policy.resolve_desx``).
+    """
+
+    form: Any
+    pre: int
+    post: int
+
+
 class Schedule:
     """Round keys of one cipher in both directions, and each engine's key form, built on demand.
 
     Engines with the same ``key_form`` share one copy (the twelve table
-    variants all use the same (Ku, Kt) words).  Pickles as its round keys
-    only: the key forms are rebuilt where they are used.
+    variants all use the same (Ku, Kt) words).  ``whitening`` (DESX's K1, K2
+    as block values) wraps every form in :class:`Whitened`.  Pickles as its
+    round keys and whitening only: the key forms are rebuilt where they are used.
     """
 
-    def __init__(self, encrypt_keys: np.ndarray):
+    def __init__(self, encrypt_keys: np.ndarray, whitening: tuple[int, int] | None = None):
         # Writable on purpose: a read-only array is another Numba type (another compile).
         self.round_keys = np.ascontiguousarray(encrypt_keys, dtype=np.uint64)
+        self.whitening = whitening
         self._forms: dict[tuple[str, bool], Any] = {}
 
     @property
@@ -177,11 +197,15 @@ class Schedule:
         form = self._forms.get(key)
         if form is None:
             keys = self.round_keys[::-1].copy() if backwards else self.round_keys
-            form = self._forms[key] = engine.build_key_form(keys)
+            form = engine.build_key_form(keys)
+            if self.whitening is not None:  # decryption: D(y ^ post) ^ pre
+                pre, post = self.whitening[::-1] if backwards else self.whitening
+                form = Whitened(form, pre, post)
+            self._forms[key] = form
         return form
 
     def __getstate__(self) -> dict:
-        return {"round_keys": self.round_keys}
+        return {"round_keys": self.round_keys, "whitening": self.whitening}
 
     def __setstate__(self, state: dict) -> None:
-        self.__init__(state["round_keys"])
+        self.__init__(state["round_keys"], state.get("whitening"))

@@ -28,6 +28,11 @@ ECB_ENCRYPT = 6
 ECB_DECRYPT = 7
 CFB8_ENCRYPT = 8
 CFB8_DECRYPT = 9
+# Sequential chains of the table engine only (``engines/table/whitened.py``).
+PCBC_ENCRYPT = 10
+PCBC_DECRYPT = 11
+CFB1_ENCRYPT = 12
+CFB1_DECRYPT = 13
 
 NAMES: dict[int, str] = {
     CBC_ENCRYPT: "cbc-encrypt",
@@ -40,6 +45,10 @@ NAMES: dict[int, str] = {
     ECB_DECRYPT: "ecb-decrypt",
     CFB8_ENCRYPT: "cfb8-encrypt",
     CFB8_DECRYPT: "cfb8-decrypt",
+    PCBC_ENCRYPT: "pcbc-encrypt",
+    PCBC_DECRYPT: "pcbc-decrypt",
+    CFB1_ENCRYPT: "cfb1-encrypt",
+    CFB1_DECRYPT: "cfb1-decrypt",
 }
 
 _BY_MODE: dict[tuple[str, bool], int] = {
@@ -55,20 +64,30 @@ _BY_MODE: dict[tuple[str, bool], int] = {
     ("ofb", True): OFB,
     ("ctr", False): CTR,
     ("ctr", True): CTR,
+    ("pcbc", False): PCBC_ENCRYPT,
+    ("pcbc", True): PCBC_DECRYPT,
+    ("cfb1", False): CFB1_ENCRYPT,
+    ("cfb1", True): CFB1_DECRYPT,
 }
 
 #: Every mode name, in the order the docs list them.
-MODES: tuple[str, ...] = ("ecb", "cbc", "cfb", "cfb8", "ofb", "ctr")
+MODES: tuple[str, ...] = ("ecb", "cbc", "cfb", "cfb8", "ofb", "ctr", "pcbc", "cfb1")
 #: Whole-block chains served by an engine's ``chain`` method (one kernel, one code).
 BLOCK_CHAINS = frozenset({CBC_ENCRYPT, CBC_DECRYPT, CFB_ENCRYPT, CFB_DECRYPT, OFB, CTR})
 #: Chains whose blocks are independent given the input: one stream fills a batch pass.
 INDEPENDENT = frozenset({ECB_ENCRYPT, ECB_DECRYPT, CBC_DECRYPT, CFB_DECRYPT, CTR})
 #: Chains that run the block cipher backwards (reversed round keys).
-BACKWARDS = frozenset({ECB_DECRYPT, CBC_DECRYPT})
+BACKWARDS = frozenset({ECB_DECRYPT, CBC_DECRYPT, PCBC_DECRYPT})
 #: ECB in either direction.
 ECB = frozenset({ECB_ENCRYPT, ECB_DECRYPT})
 #: CFB-8 in either direction (a byte-wise shift register, one cipher call per byte).
 CFB8 = frozenset({CFB8_ENCRYPT, CFB8_DECRYPT})
+#: CFB-1 in either direction (a bit-wise shift register, one cipher call per bit).
+CFB1 = frozenset({CFB1_ENCRYPT, CFB1_DECRYPT})
+#: Chains with a shift register over bytes rather than whole blocks (``Engine.cfb8``/``cfb1``).
+REGISTERS = CFB8 | CFB1
+#: libdes's propagating CBC in either direction (libdes's ``DES_pcbc_encrypt``).
+PCBC = frozenset({PCBC_ENCRYPT, PCBC_DECRYPT})
 
 
 def of(mode: str, decrypt: bool) -> int:

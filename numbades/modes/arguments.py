@@ -10,13 +10,15 @@ from __future__ import annotations
 from typing import Any, NamedTuple
 
 from ..engines.chains import MODES
+from .padding import REMOVABLE, SCHEMES
 
 #: Modes that take any length (a keystream XORed into the data).
-BYTE_MODES = ("cfb", "cfb8", "ofb", "ctr")
-#: Modes that take ``padding="pkcs7"``.
-PADDED_MODES = ("ecb", "cbc")
-PADDINGS = ("pkcs7",)
-#: Modes of ``encrypt_many`` / ``decrypt_many`` (CFB-8 is one cipher call per byte).
+BYTE_MODES = ("cfb", "cfb8", "ofb", "ctr", "cfb1")
+#: Modes that take ``padding=`` (``PADDINGS``).
+PADDED_MODES = ("ecb", "cbc", "pcbc")
+PADDINGS = SCHEMES
+#: Modes of ``encrypt_many`` / ``decrypt_many`` (CFB-8 and CFB-1 are a cipher call per
+#: byte / bit, PCBC has no batch path).
 MANY_MODES = ("ecb", "cbc", "cfb", "ofb", "ctr")
 
 __all__ = ["BYTE_MODES", "MANY_MODES", "MODES", "PADDED_MODES", "PADDINGS", "Call", "check_call",
@@ -54,17 +56,20 @@ def check_iv(mode: str, iv: Any) -> int | None:
     return int.from_bytes(iv, "big")
 
 
-def check_padding(mode: str, padding: Any) -> bool:
-    """True for PKCS#7 padding; only ECB and CBC take padding."""
+def check_padding(mode: str, padding: Any, decrypt: bool = False) -> str | None:
+    """The padding scheme to apply, or None; only ECB and CBC take padding.
+
+    Decryption with ``zeros`` (which cannot be removed) is decryption without padding.
+    """
     if padding is None:
-        return False
+        return None
     if not isinstance(padding, str):
         raise TypeError(f"padding must be None or a str, not {type(padding).__name__}")
     if padding not in PADDINGS:
         raise ValueError(f"unknown padding {padding!r}; choose None or one of {PADDINGS}")
     if mode not in PADDED_MODES:
         raise ValueError(f"mode {mode!r} takes any length and no padding")
-    return True
+    return padding if not decrypt or padding in REMOVABLE else None
 
 
 class Call(NamedTuple):
@@ -72,11 +77,11 @@ class Call(NamedTuple):
 
     mode: str
     iv: int | None  # the IV as a block value; None for ECB
-    padded: bool
+    padding: str | None  # the padding scheme (``modes.padding``) to apply, or None
 
 
-def check_call(mode: Any, iv: Any, padding: Any) -> Call:
+def check_call(mode: Any, iv: Any, padding: Any, decrypt: bool) -> Call:
     """Mode, then IV, then padding, each checked (``encrypt``/``decrypt``/``encryptor``)."""
     mode = check_mode(mode)
     iv_value = check_iv(mode, iv)
-    return Call(mode, iv_value, check_padding(mode, padding))
+    return Call(mode, iv_value, check_padding(mode, padding, decrypt))

@@ -29,10 +29,11 @@ class AlreadyFinalized(ValueError):
 class CipherContext:
     """One message's encryption or decryption, fed in chunks (see ``encryptor``)."""
 
-    def __init__(self, stream: Stream, mode: str, padded: bool, decrypt: bool):
+    def __init__(self, stream: Stream, mode: str, padded: str | None, decrypt: bool):
         self._stream = stream
         self._mode = mode
-        self._padded = padded
+        self._padded = padded  # the padding scheme (modes.padding), or None
+        self._empty = True  # nothing fed yet (zeros padding pads an empty message)
         self._decrypt = decrypt
         self._blockwise = mode not in BYTE_MODES
         self._pending = np.empty(0, dtype=np.uint8)  # ECB/CBC: bytes of an unfinished block
@@ -58,6 +59,7 @@ class CipherContext:
 
     def _process(self, src: np.ndarray, dst: np.ndarray) -> None:
         """Consume src, writing exactly ``len(dst) == _emit_size(len(src))`` bytes."""
+        self._empty = self._empty and src.size == 0
         if not self._blockwise:
             self._stream.feed_bytes(src, dst)
             return
@@ -113,7 +115,7 @@ class CipherContext:
                 )
             return b""
         if not self._decrypt:
-            last = pad_block(pending)
+            last = pad_block(pending, self._padded, self._empty)
             self._stream.feed_block_bytes(last, last)
             return last.tobytes()
         if pending.size != 8:
@@ -123,12 +125,12 @@ class CipherContext:
             )
         plain = np.empty(8, dtype=np.uint8)
         self._stream.feed_block_bytes(pending, plain)
-        return plain[:unpadded_length(plain)].tobytes()
+        return plain[:unpadded_length(plain, self._padded)].tobytes()
 
 
 def open_context(schedule: Schedule, request: policy.Request, mode: Any, iv: Any, padding: Any,
                  decrypt: bool) -> CipherContext:
     """A context for one message, its arguments checked (``arguments.check_call``)."""
-    call = check_call(mode, iv, padding)
+    call = check_call(mode, iv, padding, decrypt)
     stream = Stream(schedule, request, call.mode, decrypt, call.iv)
-    return CipherContext(stream, call.mode, call.padded, decrypt)
+    return CipherContext(stream, call.mode, call.padding, decrypt)

@@ -27,11 +27,11 @@ def run(schedule: Schedule, request: policy.Request, data: Any, mode: Any, iv: A
         result = small.ecb(schedule, request, data, decrypt)
         if result is not None:
             return result
-    call = check_call(mode, iv, padding)
+    call = check_call(mode, iv, padding, decrypt)
     stream = Stream(schedule, request, call.mode, decrypt, call.iv)
     src = buffers.as_data(data)
-    if call.padded:
-        return _run_padded(stream, src, out, decrypt)
+    if call.padding:
+        return _run_padded(stream, src, out, call.padding, decrypt)
     if call.mode not in BYTE_MODES:
         buffers.require_whole_blocks(src, f"mode {call.mode!r} without padding")
     dst = buffers.output(src, src.nbytes, out)
@@ -42,14 +42,14 @@ def run(schedule: Schedule, request: policy.Request, data: Any, mode: Any, iv: A
     return buffers.finish(src, dst, out)
 
 
-def _run_padded(stream: Stream, src: buffers.Data, out: Any, decrypt: bool) -> Any:
+def _run_padded(stream: Stream, src: buffers.Data, out: Any, scheme: str, decrypt: bool) -> Any:
     if src.is_words:
         raise TypeError("padding works on bytes; a uint64 array is whole blocks (padding=None)")
     raw = src.raw
     if not decrypt:
         full = raw.size // 8 * 8
-        last = pad_block(raw[full:].copy())
-        dst = buffers.output(src, full + 8, out)
+        last = pad_block(raw[full:].copy(), scheme, empty=raw.size == 0)
+        dst = buffers.output(src, full + last.size, out)
         stream.feed_block_bytes(raw[:full], dst.bytes[:full])
         stream.feed_block_bytes(last, dst.bytes[full:])
         return buffers.finish(src, dst, out)
@@ -64,7 +64,7 @@ def _run_padded(stream: Stream, src: buffers.Data, out: Any, decrypt: bool) -> A
         )
     plain = np.empty(raw.size, dtype=np.uint8)  # scratch: out may overlap the input
     stream.feed_block_bytes(raw, plain)
-    n = raw.size - 8 + unpadded_length(plain[-8:])  # padding first, then sizes
+    n = raw.size - 8 + unpadded_length(plain[-8:], scheme)  # padding first, then sizes
     if target is not None and target.size != n:  # says nothing of n: no plaintext-length oracle
         raise ValueError(
             f"out holds {target.size} bytes, which is not the unpadded length; "

@@ -72,7 +72,7 @@ def messages(data: Any) -> Rows:
 
 
 def key_rows(data: Any, rows: int, whole_blocks: bool, mode: str) -> Rows:
-    """Data of a key-array call with ``rows`` keys (``docs/api.md``, Key arrays).
+    """Data of a key-array call with ``rows`` keys.
 
     uint8 (rows, n) arrays are one message per key; bytes-like input, uint8
     (n,) and (1, n) arrays one message for every key (result (rows, n));

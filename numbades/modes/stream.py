@@ -58,7 +58,7 @@ class Stream:
         if n == 0:
             return
         chain = self._chain
-        if chain in chains.CFB8:  # a byte-wise register: run on the blocks' bytes
+        if chain in chains.REGISTERS:  # a byte- or bit-wise register: run on the blocks' bytes
             if swap == LITTLE:  # the memory holds the block bytes already
                 self.feed_bytes(src.view(np.uint8), dst.view(np.uint8))
                 return
@@ -80,10 +80,11 @@ class Stream:
         n = src.size
         if n == 0:
             return
-        if self._chain in chains.CFB8:
+        if self._chain in chains.REGISTERS:
             engine = ENGINES[policy.pick(self._request, self._chain, n)]
             keys = self._schedule.form(engine, self._chain)
-            self._state = engine.cfb8(read_only(src), dst, keys, self._state, self._decrypt)
+            run = engine.cfb8 if self._chain in chains.CFB8 else engine.cfb1
+            self._state = run(read_only(src), dst, keys, self._state, self._decrypt)
             return
         done = self._use_keystream(src, dst, 0)
         whole = (n - done) // 8 * 8

@@ -2,7 +2,7 @@
 
 Saved choices depend on the machine they were measured on (:func:`fingerprint`);
 :func:`has_avx512` is the host's vector width for reports (``auto``'s bitslice
-threshold reads the compile target instead, ``engines.bitslice.target``).
+threshold asks the bitslice engine for its compile target's width instead).
 ``opts`` prints each result in the shape of libdes's ``options.txt``:
 ``<OS> - <CPU> <MHz> - <toolchain> - <options>``, whose first three fields
 come from here too, with a load figure for the notes.  Everything here is

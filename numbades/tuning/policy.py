@@ -18,7 +18,6 @@ import os
 from typing import NamedTuple
 
 from ..engines import chains
-from ..engines.bitslice.target import AVX512 as _BITSLICE_TARGETS_AVX512
 from ..engines.registry import (
     BITSLICE,
     CRYPT3_ENGINES,
@@ -38,10 +37,11 @@ from . import saved_choice, warmup
 #: (2026-12-06, one AVX-512 host, pinned to one core, two runs of each build):
 #: the 512-bit build 1.02x at 192 and 1.18-1.24x at 256; an AVX2 build
 #: (``NUMBA_CPU_FEATURES`` without AVX-512) 0.79-0.85x at 256 and 1.21-1.25x
-#: at 384.  The rule reads the compile target (``target.AVX512``), not the
-#: host, because the pass that sets the cost is the one Numba built.
-#: ``opts --save`` replaces it per machine.
-BITSLICE_THRESHOLD_BLOCKS = 256 if _BITSLICE_TARGETS_AVX512 else 384
+#: at 384.  The rule asks the engine for the width its kernels were built for
+#: (``vector_bits``, from the compile target, not the host), because the pass
+#: that sets the cost is the one Numba built.  ``opts --save`` replaces it per
+#: machine.
+BITSLICE_THRESHOLD_BLOCKS = 256 if ENGINES[BITSLICE].vector_bits >= 512 else 384
 #: ``auto`` runs sequential chains of many messages on bitslice from this many
 #: messages up.  A pass costs about as much as 2048 blocks however few lanes
 #: are filled, and a table variant runs roughly 20x slower per block, so
@@ -94,11 +94,27 @@ def resolve(variant: object) -> Request:
     return Request(variant, forced=True)
 
 
+def resolve_desx(variant: object) -> Request:
+    """DESX's request: its whitening runs in the table engine's kernels only (the default loop).
+
+    ``variant`` is ``"auto"`` or ``"table"`` (the same engine); ``NUMBADES_VARIANT``
+    is not consulted.
+    """
+    if not isinstance(variant, str):
+        raise TypeError(f"variant must be a str, not {type(variant).__name__}")
+    if variant not in ("auto", DEFAULT_TABLE_VARIANT):
+        raise ValueError(f"DESX runs on the table engine's default loop: variant 'auto' or "
+                         f"{DEFAULT_TABLE_VARIANT!r}, not {variant!r}")
+    return Request(DEFAULT_TABLE_VARIANT, forced=False)
+
+
 def check_serves(request: Request, chain: int) -> None:
     """``ValueError`` when a forced engine has no path for ``chain``."""
     if request.forced and not ENGINES[request.name].serves(chain):
         mode = chains.name(chain).split("-")[0]
-        why = " (one cipher call per byte)" if chain in chains.CFB8 else ""
+        why = (" (one cipher call per byte)" if chain in chains.CFB8 else
+               " (one cipher call per bit)" if chain in chains.CFB1 else
+               " (each block needs the one before)" if chain in chains.PCBC else "")
         raise ValueError(
             f"{mode} has no {request.name} path{why}; use a table variant or 'auto'"
         )

@@ -72,6 +72,12 @@ ROWS = _untouchable((6, 16), (2, 16))
          "rechunk must be a bool"),
         (lambda: nd.encrypt(numbades.DES(bytes(8), "bitslice"), STREAM, "cfb8", iv=IV),
          ValueError, "cfb8 has no bitslice path"),
+        (lambda: nd.encrypt(CIPHER, STREAM, "pcbc", iv=IV), ValueError, "no 'pcbc'"),
+        (lambda: nd.decrypt(CIPHER, STREAM, "cfb1", iv=IV), ValueError, "no 'cfb1'"),
+        (lambda: nd.encrypt(CIPHER, STREAM, "cbc", iv=IV, padding="iso7816"), ValueError,
+         "'pkcs7' only"),
+        (lambda: nd.encrypt(numbades.DESX(bytes(range(24))), STREAM, "ecb"), TypeError,
+         "numbades.DES or numbades.TripleDES"),
     ],
 )
 def test_streams_refuse_bad_input_before_any_work(call, error, match):

@@ -7,7 +7,7 @@ E-expansion output bits ``i`` and ``i + 24`` (0-based) in every round.
 The salt differs per lane, so the swap cannot be a renaming of rows (as E
 itself is).  Each swapped S-box input is a per-lane select instead,
 ``x ^ ((x ^ partner) & salt_plane)``, with the salt's bits transposed into
-planes next to the key planes once per pass (``rounds._box``'s ``a`` and
+planes next to the key planes once per pass (``lane_rounds._box``'s ``a`` and
 ``m`` arguments).  The alternative, grouping hashes that share a salt and
 renaming E per pass, is free per round but needs 2048 hashes per salt to
 fill a pass; a password file has about one hash per salt.  Measured with
@@ -19,7 +19,7 @@ of thousands of hashes per salt, so grouping was not built.
 
 Iterations stay in the work layout: DES's final swap leaves the preoutput
 R16 || L16, and IP(FP(x)) = x, so the next iteration starts from it
-directly (``rounds.rounds_on`` swaps every 16 rounds).  Only the 12 salt
+directly (``lane_rounds.rounds_on`` swaps every 16 rounds).  Only the 12 salt
 bits of traditional crypt need selects in S-boxes 1, 2, 5, 6; BSDi's 24
 need them in all eight, a second specialisation compiled on first use.
 """
@@ -30,10 +30,10 @@ import numba
 import numpy as np
 
 from ..jit import always_inline, arrays_do_not_overlap, inline
+from .cpu.vector_width import prefer_wide_vectors
 from .lane_keys import key_table, lane_key_bit
-from .prefetch import nothing_ahead
-from .rounds import rounds_on, scatter_fp
-from .transpose import (
+from .layout.prefetch import nothing_ahead
+from .layout.transpose import (
     BLOCKS,
     LANES,
     aligned_words,
@@ -42,10 +42,10 @@ from .transpose import (
     store_words,
     transpose64,
 )
-from .vector_width import prefer_wide_vectors
-from .wiring import SALT_PLANE0
+from .layout.wiring import SALT_PLANE0
+from .rounds.lane_rounds import rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "a52100ef26b1f0c9da983bd8a3e2a7b1882fffef2917f8d6a8eb11a78c31a8dc"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "1714fb719130a323f3be18ff609cede2c7ecdcd3855ec1956c1de0b9d23a1520"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

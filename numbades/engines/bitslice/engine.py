@@ -5,7 +5,7 @@ from one stream; sequential chains (CBC/CFB encryption, OFB) are parallel
 only across messages (``many``).  Asked to run a sequential chain on one
 stream anyway (``variant="bitslice"``), it runs it as a batch of one
 message: constant-time, one pass per block, slow.  CFB-8 (one cipher call
-per byte) has no bitslice path.
+per byte), CFB-1 (per bit) and PCBC have no bitslice path.
 """
 
 from __future__ import annotations
@@ -18,7 +18,9 @@ from numba import typeof
 from ...des.keybits import passes
 from .. import chains
 from ..jit import loaded
-from . import crypt3, lane_keys, mode_kernels, rounds, threads
+from . import crypt3, lane_keys, mode_kernels, threads
+from .cpu.target import VECTOR_BITS
+from .rounds import lane_rounds
 
 _U64 = (1 << 64) - 1
 
@@ -37,16 +39,20 @@ class BitsliceEngine:
     constant_time = True
     slow_to_compile = True  # tens of seconds cold: auto compiles it in the background
     #: Blocks per pass: a call costs at least one pass however short its input.
-    blocks_per_pass = rounds.BLOCKS
+    blocks_per_pass = lane_rounds.BLOCKS
+    #: Width of the vectors its kernels were built for (the compile target, not the
+    #: host; ``cpu.target``): 512 bits with AVX-512, else 256.  A pass costs less on
+    #: the wider build, so ``tuning.policy`` reads it for ``auto``'s threshold.
+    vector_bits = VECTOR_BITS
 
     def __repr__(self) -> str:
         return "<bitslice engine>"
 
     def build_key_form(self, round_keys: np.ndarray) -> np.ndarray:
-        return rounds.key_planes(round_keys)
+        return lane_rounds.key_planes(round_keys)
 
     def serves(self, chain: int) -> bool:
-        return chain not in chains.CFB8
+        return chain not in chains.REGISTERS and chain not in chains.PCBC
 
     def __init__(self) -> None:
         self._ready: set[int] = set()  # chains whose kernel is loaded (it stays loaded)
@@ -77,15 +83,15 @@ class BitsliceEngine:
 
     def ecb(self, src, dst, keys, swap) -> None:
         def part(a: int, b: int) -> None:
-            rounds.ecb(src[a:b], dst[a:b], keys, swap)
+            lane_rounds.ecb(src[a:b], dst[a:b], keys, swap)
 
-        threads.run(part, threads.split(src.shape[0], rounds.BLOCKS))
+        threads.run(part, threads.split(src.shape[0], lane_rounds.BLOCKS))
 
     def chain(self, chain, src, dst, keys, swap, state) -> int:
         n = src.shape[0]
         if n == 0:
             return state
-        ranges = threads.split(n, rounds.BLOCKS)
+        ranges = threads.split(n, lane_rounds.BLOCKS)
         if chain == chains.CTR:
             def ctr_part(a: int, b: int) -> None:
                 mode_kernels.ctr(src[a:b], dst[a:b], keys, (state + a) & _U64, swap)
@@ -116,6 +122,11 @@ class BitsliceEngine:
             "cfb8 has no bitslice path (one cipher call per byte); use a table variant or 'auto'"
         )
 
+    def cfb1(self, src, dst, keys, register, decrypt) -> int:
+        raise ValueError(
+            "cfb1 has no bitslice path (one cipher call per bit); use a table variant or 'auto'"
+        )
+
     def many(self, chain, src, dst, keys, ivs, swap) -> None:
         if chain in chains.ECB:  # one long run of independent blocks
             self.ecb(src.reshape(-1), dst.reshape(-1), keys, swap)
@@ -123,7 +134,7 @@ class BitsliceEngine:
         def part(a: int, b: int) -> None:  # groups of messages, one range per thread
             mode_kernels.many(src[a:b], dst[a:b], keys, ivs[a:b], chain, swap)
 
-        threads.run(part, threads.split(src.shape[0], rounds.BLOCKS, min_units=1))
+        threads.run(part, threads.split(src.shape[0], lane_rounds.BLOCKS, min_units=1))
 
     # A key per row (engines.base.KeyRowsEngine): one key per lane.
 
@@ -148,7 +159,7 @@ def _read_only(shape) -> np.ndarray:
 @functools.cache
 def _entry(chain: int) -> tuple[object, tuple] | None:
     """The kernel that serves ``chain`` and its one signature (inputs arrive read-only)."""
-    if chain in chains.CFB8:
+    if chain in chains.REGISTERS or chain in chains.PCBC:  # no bitslice path
         return None
     words, out = typeof(_read_only(1)), typeof(np.zeros(1, np.uint64))
     # key_planes' result type, without calling it: asking whether a kernel is ready must not
@@ -156,7 +167,7 @@ def _entry(chain: int) -> tuple[object, tuple] | None:
     planes = typeof(np.empty((16, 48), np.uint64))
     word, xor = typeof(np.uint64(0)), typeof(0)
     if chain in chains.ECB:
-        return rounds.ecb, (words, out, planes, typeof(True))
+        return lane_rounds.ecb, (words, out, planes, typeof(True))
     if chain == chains.CTR:
         return mode_kernels._ctr, (words, out, planes, word, xor)
     if chain == chains.CBC_DECRYPT:

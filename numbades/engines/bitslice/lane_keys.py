@@ -27,10 +27,9 @@ import numpy as np
 from ...des.keybits import ROUND_KEY_BITS
 from ..chains import ECB_DECRYPT, ECB_ENCRYPT
 from ..jit import always_inline, arrays_do_not_overlap, inline
-from .mode_kernels import many_group, many_scratch
-from .prefetch import next_pass
-from .rounds import gather_ip, rounds_on, scatter_fp
-from .transpose import (
+from .cpu.vector_width import prefer_wide_vectors
+from .layout.prefetch import next_pass
+from .layout.transpose import (
     BLOCKS,
     BSWAP_XOR,
     LANES,
@@ -39,9 +38,10 @@ from .transpose import (
     store_words,
     transpose64,
 )
-from .vector_width import prefer_wide_vectors
+from .mode_kernels import many_group, many_scratch
+from .rounds.lane_rounds import gather_ip, rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "2cf771a3957ec7e0099f93f8aaa5b681e1cad7a830fa513819d9cd20aa20f252"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "783c5508fa0de89a85d721d6c5f8cbfa958a355e130a7356bcd6076c9c42009c"  # see tools/stamp_kernel_sources.py
 
 
 @inline
@@ -78,7 +78,7 @@ def crypt_lanes_into(planes: np.ndarray, w: np.ndarray, keys: tuple, xor: int,
                      ahead: tuple) -> None:
     """Encrypt planes in place, lane by lane under its own key; ``keys`` = (table, key planes).
 
-    ``ahead``: the caller's next pass, fetched meanwhile (as ``rounds.crypt_into``).
+    ``ahead``: the caller's next pass, fetched meanwhile (as ``lane_rounds.crypt_into``).
 
     Not inlined: every chain of ``lanes_many`` shares this one compiled copy
     of the round code.
@@ -110,7 +110,7 @@ def load_key_planes(key_words: np.ndarray, m0: int, count: int, kp: np.ndarray) 
 def _ecb_column(src, dst, m0, count, keys, xor, buf, work) -> None:
     """ECB of one-block rows m0 .. m0+count-1 (flat words): the one-key ECB pass, keys per lane.
 
-    Compiled on its own, like ``rounds._ecb_chunk``: inlined into the group
+    Compiled on its own, like ``lane_rounds._ecb_chunk``: inlined into the group
     loop, LLVM vectorizes the transposes worse.
     """
     prefer_wide_vectors()

@@ -1,13 +1,13 @@
 """Chains over the bitsliced rounds: CTR, CBC/CFB decryption, many messages.
 
 The modes layer validates everything and the engine calls these with 1-D
-uint64 word arrays.  Conventions shared with ``rounds.ecb``:
+uint64 word arrays.  Conventions shared with ``lane_rounds.ecb``:
 
 - ``swap=True`` means every word is the block value byte-swapped (raw
   little-endian memory).  XOR commutes with the byte swap, so chaining XORs
   happen on raw words; only the cipher input/output needs the value view,
   which the kernel gets as a plane renaming (``BSWAP_XOR``);
-- ``kplanes = rounds.key_planes(round_keys)`` (16 or 48 round keys in
+- ``kplanes = lane_rounds.key_planes(round_keys)`` (16 or 48 round keys in
   application order; decryption uses them reversed);
 - IVs and counters are Python ints, the 8 IV bytes read big-endian;
 - ``dst`` may be ``src`` (in place); each pass reads what it still needs
@@ -38,10 +38,19 @@ from ..chains import (
     OFB,
 )
 from ..jit import always_inline, inline
-from . import zmm
-from .prefetch import next_pass, nothing_ahead
-from .rounds import crypt_into, crypt_work
-from .transpose import (
+from .cpu import simd
+from .cpu.vector_width import prefer_wide_vectors
+from .layout.prefetch import next_pass, nothing_ahead
+from .layout.simd_passes import (
+    PLAIN_ROWS,
+    WORK_ROW,
+    copy_seams,
+    words_to_work,
+    work_rows,
+    work_to_words,
+    work_to_words_backward,
+)
+from .layout.transpose import (
     BLOCKS,
     BSWAP_XOR,
     LANES,
@@ -53,18 +62,9 @@ from .transpose import (
     swap_renamed,
     transpose64,
 )
-from .vector_width import prefer_wide_vectors
-from .zmm_passes import (
-    PLAIN_ROWS,
-    WORK_ROW,
-    copy_seams,
-    words_to_work,
-    work_rows,
-    work_to_words,
-    work_to_words_backward,
-)
+from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "4ce7159ee4036711c2b48b675bd12d3ac52733e5198207d83b23e686b583c0fd"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "7046b4ddd16664afaeb52d755136b0acffe6082bd2704f2e14cc0162cc15f163"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -116,20 +116,20 @@ def _add_const(x: np.ndarray, c: np.uint64, out: np.ndarray, xor: int) -> None:
 @inline
 def _add_const_to_work(c: np.uint64, out: np.ndarray, rows: np.ndarray) -> None:
     """Row rows[i] of the flat ``out`` = plane i of (_INDEX_PLANES + c): ``_add_const``
-    on explicit vectors, into the work array (``rows = zmm_passes.WORK_ROW``).
+    on explicit vectors, into the work array (``rows = simd_passes.WORK_ROW``).
 
     A vector of lanes at a time with the carry in a register: a load, two
     XORs and a majority (one ``vpternlogq`` with AVX-512) per plane.
     """
     always_inline()
     prefer_wide_vectors()
-    for lane in range(0, LANES, zmm.LANES_PER_VECTOR):
-        carry = zmm.splat(np.uint64(0))
+    for lane in range(0, LANES, simd.LANES_PER_VECTOR):
+        carry = simd.splat(np.uint64(0))
         for i in range(64):
-            k = zmm.splat(np.uint64(0) - ((c >> np.uint64(i)) & np.uint64(1)))
-            a = zmm.load(_INDEX_WORDS, i * LANES + lane)
-            zmm.store(out, rows[i] * LANES + lane, zmm.xor(zmm.xor(a, k), carry))
-            carry = zmm.ternary(a, k, carry, _MAJORITY)
+            k = simd.splat(np.uint64(0) - ((c >> np.uint64(i)) & np.uint64(1)))
+            a = simd.load(_INDEX_WORDS, i * LANES + lane)
+            simd.store(out, rows[i] * LANES + lane, simd.xor(simd.xor(a, k), carry))
+            carry = simd.ternary(a, k, carry, _MAJORITY)
 
 
 @inline
@@ -137,8 +137,8 @@ def _ctr_pass(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None
     """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count.
 
     The counters are added straight into the work array and the keystream is
-    transposed out on explicit vectors (``zmm_passes``); ``rows``:
-    ``zmm_passes.work_rows(xor)``.
+    transposed out on explicit vectors (``simd_passes``); ``rows``:
+    ``simd_passes.work_rows(xor)``.
     """
     always_inline()
     prefer_wide_vectors()
@@ -203,7 +203,7 @@ def _cbcd_pass(src, dst, start, prev, kplanes, xor, rows, buf, work, seams) -> N
     the top of the pass down (``work_to_words_backward``): every C_i-1 is read
     before P_i-1 overwrites it, with no copy of the ciphertext.  ``prev`` is
     C_start-1 (the IV for the first pass), read before anything is written;
-    ``rows``: ``zmm_passes.work_rows(xor)``; ``seams``: ``BLOCKS`` words.
+    ``rows``: ``simd_passes.work_rows(xor)``; ``seams``: ``BLOCKS`` words.
     """
     always_inline()
     prefer_wide_vectors()
@@ -321,7 +321,7 @@ def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
     the output block; ``s`` is the chaining state (previous ciphertext for
     CBC/CFB, previous keystream for OFB), ``t`` scratch; for CTR
     ``iv_planes`` holds the initial counters in value naming.  ``crypt`` is
-    the block cipher over a plane array (``rounds.crypt_into`` with one key;
+    the block cipher over a plane array (``lane_rounds.crypt_into`` with one key;
     ``lane_keys.crypt_lanes_into`` with a key per lane) and ``kplanes`` its keys.
     """
     always_inline()

@@ -12,7 +12,8 @@ from numba import typeof
 
 from ...des.keybits import passes
 from .. import chains
-from ..base import read_only
+from ..base import Whitened, read_only
+from . import whitened
 from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
 from .kernels_gen import KERNELS, VariantKernels
 from .row_keys import row_schedules
@@ -67,6 +68,10 @@ class TableEngine:
                                      typeof(np.uint64(0))))
         self._kernels.cfb8.compile((typeof(_READ_ONLY_BYTES), typeof(np.zeros(1, np.uint8)),
                                     keys, table, typeof(np.uint64(0)), flag))
+        # PCBC, CFB-1 and DESX (engines.base.Whitened): one tiny call of each whitened kernel
+        form = Whitened(self.build_key_form(np.zeros(16, np.uint64)), 0, 0)
+        self.chain(chains.CBC_ENCRYPT, _READ_ONLY_WORDS, np.zeros(1, np.uint64), form, True, 0)
+        self.cfb8(_READ_ONLY_BYTES, np.zeros(1, np.uint8), form, 0, False)
         rows = _READ_ONLY_WORDS.reshape(1, 1)  # key arrays: one tiny call, as the modes layer makes
         for sets in (1, 3):
             self.key_rows(chains.ECB_ENCRYPT, rows, np.zeros((1, 1), np.uint64),
@@ -74,16 +79,28 @@ class TableEngine:
                           np.zeros(1, np.uint64), True)
 
     def ecb(self, src, dst, keys, swap) -> None:
+        if isinstance(keys, Whitened):
+            _whitened_words(src, dst, keys, swap, chains.ECB_ENCRYPT, 0)
+            return
         self._kernels.ecb(src, dst, keys, self._table, swap)
 
     def chain(self, chain, src, dst, keys, swap, state) -> int:
         if src.shape[0] == 0:
             return state
+        if isinstance(keys, Whitened) or chain in chains.PCBC:
+            return _whitened_words(src, dst, keys, swap, chain, state)
         return int(self._kernels.chain(src, dst, keys, self._table, swap, chain,
                                        np.uint64(state)))
 
     def cfb8(self, src, dst, keys, register, decrypt) -> int:
+        if isinstance(keys, Whitened):
+            chain = chains.CFB8_DECRYPT if decrypt else chains.CFB8_ENCRYPT
+            return _whitened_register(src, dst, keys, chain, register)
         return int(self._kernels.cfb8(src, dst, keys, self._table, np.uint64(register), decrypt))
+
+    def cfb1(self, src, dst, keys, register, decrypt) -> int:
+        chain = chains.CFB1_DECRYPT if decrypt else chains.CFB1_ENCRYPT
+        return _whitened_register(src, dst, keys, chain, register)
 
     def many(self, chain, src, dst, keys, ivs, swap) -> None:
         if chain in chains.ECB:  # one long run of independent blocks
@@ -105,6 +122,25 @@ class TableEngine:
             ks2d = row_schedules(key_words, passes, first, last - first)
             self._kernels.rows(src[first:last], dst[first:last], ks2d, self._table, swap, chain,
                                ivs[first:last])
+
+
+def _whitened(keys) -> Whitened:
+    """A key form as a ``Whitened`` one (no whitening: pre = post = 0)."""
+    return keys if isinstance(keys, Whitened) else Whitened(keys, 0, 0)
+
+
+def _whitened_words(src, dst, keys, swap: bool, chain: int, state: int) -> int:
+    """ECB, a whole-block chain or PCBC through ``whitened.words`` (the default loop)."""
+    w = _whitened(keys)
+    return int(whitened.words(src, dst, w.form, SPTRANS, swap, chain, np.uint64(state),
+                              np.uint64(w.pre), np.uint64(w.post)))
+
+
+def _whitened_register(src, dst, keys, chain: int, register: int) -> int:
+    """CFB-8 or CFB-1 through ``whitened.register`` (the default loop)."""
+    w = _whitened(keys)
+    return int(whitened.register(src, dst, w.form, SPTRANS, np.uint64(register), chain,
+                                 np.uint64(w.pre), np.uint64(w.post)))
 
 
 # How inputs reach kernels (base.read_only): the signatures warm_up compiles.

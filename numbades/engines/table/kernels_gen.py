@@ -43,7 +43,7 @@ from .ptr_load import load_u32_at_byte
 
 # ruff: noqa: E501
 
-_INLINED_SOURCES_SHA256 = "8fea03a665d20a4912460a9c169370e6c72132855eddfed5ac33eaf0457e5cff"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "55fe98143ed7b18808fe6ba33326ec07fa45b806b86ed3d2eae62441f21a0580"  # see tools/stamp_kernel_sources.py
 
 ONE = np.uint64(1)
 B8 = np.uint64(8)

@@ -1,0 +1,164 @@
+"""CBC-MAC over many messages under one key: the last CBC block of each, bitsliced.
+
+Block j of 2048 messages is gathered into one pass, loaded straight into
+the round code's work array (``simd_passes.words_to_work``: transpose and
+IP), XORed into the running state and encrypted.  The state never leaves
+the work array between blocks: after the rounds it holds the pre-output,
+which is IP of the ciphertext block in the same rows as an input block's IP
+(FP is IP's inverse), and IP is a renaming, so IP(P ^ C) = IP(P) ^ IP(C).
+Only the final state goes back to words.  Compared with ``encrypt_many``'s
+CBC (``mode_kernels.many_group``: a transpose in, a transpose out and a
+store of every ciphertext block), each block costs one fused load and the
+rounds.
+"""
+
+from __future__ import annotations
+
+import sys
+
+import numba
+import numpy as np
+
+from ...des.keybits import passes
+from ..jit import always_inline, arrays_do_not_overlap, inline
+from .cpu.vector_width import prefer_wide_vectors
+from .lane_keys import key_table, lane_key_bit, load_key_planes
+from .layout.prefetch import next_pass
+from .layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
+from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
+from .rounds.lane_rounds import crypt_work, rounds_on
+
+_INLINED_SOURCES_SHA256 = "1714fb719130a323f3be18ff609cede2c7ecdcd3855ec1956c1de0b9d23a1520"  # see tools/stamp_kernel_sources.py
+
+
+#: Block positions gathered at a time: one 64-byte line of each message.
+TILE = 8
+
+
+@inline
+def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, tmp, out,
+           crypt, keys) -> None:
+    """Messages m0 .. m0+count-1 (count <= BLOCKS): their chaining value after nblocks blocks.
+
+    Block positions are gathered TILE at a time down the group's rows (one
+    cache line of each message), each position into its own aligned column.
+    The rounds of block j fetch the j-th pass's worth of the next group's
+    words, so the whole next group is in cache when its gather starts.
+    ``crypt(work, keys, ahead)`` runs the rounds on the work array.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    col = tiles[0]
+    for b in range(count):
+        col[b] = ivs[m0 + b]
+    words_to_work(col, 0, buf, PLAIN_ROWS, rows, work)
+    first = np.uint64(m0) * stride
+    row_words = int(stride)
+    for j0 in range(0, nblocks, TILE):
+        tn = min(TILE, nblocks - j0)
+        at = first + np.uint64(j0)
+        for b in range(count):
+            for q in range(tn):
+                tiles[q, b] = flat[at + np.uint64(q)]
+            at += stride
+        for q in range(tn):
+            words_to_work(tiles[q], 0, buf, PLAIN_ROWS, rows, tmp)
+            for i in range(BLOCKS):
+                work[i] ^= tmp[i]
+            ahead = next_pass(flat, flat, (m0 + BLOCKS) * row_words + (j0 + q) * BLOCKS)
+            crypt(work, keys, ahead)
+    work_to_words(work, rows, buf, PLAIN_ROWS, col, 0, None, 0)
+    for b in range(count):
+        out[m0 + b] = col[b]
+
+
+@inline
+def _scratch():
+    """(tiles, buf, work, tmp) of ``_group``; the tiles zeroed (lanes past a short group)."""
+    always_inline()
+    prefer_wide_vectors()
+    tiles = aligned_words(TILE * BLOCKS).reshape(TILE, BLOCKS)
+    tiles[:] = 0
+    return tiles, aligned_words(BLOCKS), new_work(), new_work()
+
+
+@numba.njit(nogil=True, cache=True)
+def _cbc_mac(src2d, used, ivs, kplanes, xor, out) -> None:
+    """out[i] = CBC block ``used - 1`` of row i of ``src2d`` (words) from ``ivs[i]``, one key."""
+    prefer_wide_vectors()
+    arrays_do_not_overlap()
+    m, row_words = src2d.shape
+    rows = work_rows(xor)
+    tiles, buf, work, tmp = _scratch()
+    flat = src2d.reshape(src2d.size)
+    for m0 in range(0, m, BLOCKS):
+        _group(flat, np.uint64(row_words), min(row_words, used), m0, min(BLOCKS, m - m0), ivs,
+               xor, rows, tiles, buf, work, tmp, out, crypt_work, kplanes)
+
+
+@numba.njit(nogil=True, cache=True)
+def crypt_lanes_work(w: np.ndarray, keys: tuple, ahead: tuple) -> None:
+    """The rounds on the work array, lane by lane under its own key (``keys``: table, planes)."""
+    prefer_wide_vectors()
+    arrays_do_not_overlap()
+    table, kp = keys
+    rounds_on(w, table, kp, lane_key_bit, lane_key_bit, ahead)
+
+
+@numba.njit(nogil=True, cache=True)
+def _cbc_mac_lanes(src2d, used, ivs, key_words, table, xor, out) -> None:
+    """``_cbc_mac`` with row i under key i (``key_words``: (rows, key sets) key values)."""
+    prefer_wide_vectors()
+    arrays_do_not_overlap()
+    m, row_words = src2d.shape
+    rows = work_rows(xor)
+    tiles, buf, work, tmp = _scratch()
+    sets = key_words.shape[1]
+    kp = aligned_words(sets * BLOCKS).reshape(sets, 64, BLOCKS // 64)
+    flat_kp = kp.reshape(sets * BLOCKS)
+    flat = src2d.reshape(src2d.size)
+    for m0 in range(0, m, BLOCKS):
+        count = min(BLOCKS, m - m0)
+        load_key_planes(key_words, m0, count, kp)
+        _group(flat, np.uint64(row_words), min(row_words, used), m0, count, ivs, xor, rows,
+               tiles, buf, work, tmp, out, crypt_lanes_work, (table, flat_kp))
+
+
+_SWAP = sys.byteorder == "little"
+
+
+def _run(kernel, blocks: np.ndarray, iv_words: np.ndarray, used: int | None,
+         *keys) -> np.ndarray:
+    n = blocks.shape[0]
+    src = np.ascontiguousarray(blocks).view(np.uint64).reshape(n, -1)
+    out = np.empty(n, np.uint64)
+    used = src.shape[1] if used is None else used
+    if n == 0 or used == 0:
+        out[:] = iv_words
+        return out
+    kernel(src, used, np.ascontiguousarray(iv_words, dtype=np.uint64), *keys,
+           BSWAP_XOR if _SWAP else 0, out)
+    return out
+
+
+def cbc_mac(blocks: np.ndarray, iv_words: np.ndarray, kplanes: np.ndarray,
+            used: int | None = None) -> np.ndarray:
+    """(N, L) uint8 whole blocks (C-contiguous) -> (N,) uint64: each row's last CBC block.
+
+    ``used``: chain only the first ``used`` blocks of each row (default all;
+    0 gives back the IVs).
+    ``iv_words`` and the result are raw words: each (N,) uint64 element holds
+    a block's 8 bytes as they lie in memory (native byte order), so
+    ``result.view(np.uint8).reshape(N, 8)`` are the blocks' bytes.
+    ``kplanes``: the bitslice engine's key form for encryption (DES or EDE).
+    """
+    return _run(_cbc_mac, blocks, iv_words, used, kplanes)
+
+
+def cbc_mac_lanes(blocks: np.ndarray, iv_words: np.ndarray, key_words: np.ndarray,
+                  used: int | None = None) -> np.ndarray:
+    """``cbc_mac`` with row i under key i: ``key_words`` (N, 1) DES or (N, 3) EDE key values
+    (K1, K2, K3, each a block value), as ``DESArray``/``TripleDESArray`` hold them."""
+    words = np.ascontiguousarray(key_words, dtype=np.uint64)
+    return _run(_cbc_mac_lanes, blocks, iv_words, used, words,
+                key_table(passes(words.shape[1], False)))

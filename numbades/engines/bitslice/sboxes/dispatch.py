@@ -1,0 +1,72 @@
+"""Which generated S-boxes run, and one inlined ``sbox(box, x)`` over them, for the round code.
+
+``circuits`` applies ``cpu.target``'s rule to pick the set.  Both round implementations (``lane_rounds``: lane loops on uint64 words;
+``simd_rounds``: explicit 512-bit vectors) call their S-boxes through a
+function made here: ``box`` is a constant after LLVM inlines the round, so
+one branch survives constant folding, and one ``_box`` compiles for all
+eight S-boxes.
+"""
+
+from collections.abc import Callable, Sequence
+from types import ModuleType
+
+import numba
+
+from ...jit import always_inline, inline
+from ..cpu.target import AVX512
+from ..cpu.vector_width import prefer_wide_vectors
+from . import sbox_circuits_gen, sbox_luts_gen
+
+
+def circuits(avx512: bool = AVX512) -> ModuleType:
+    """The generated S-boxes (``s1`` .. ``s8``) for a target with or without AVX-512.
+
+    ``cpu.target``'s rule: the 3-input-LUT programs where ``vpternlogq``
+    exists, the 2-input gates elsewhere; by default for this process's target.
+    """
+    return sbox_luts_gen if avx512 else sbox_circuits_gen
+
+
+def on_tuple(fn: Callable) -> Callable:
+    """A njit wrapper of a circuit taking the six inputs as one tuple, inlined by LLVM.
+
+    ``fn`` is a generated circuit (plain or already jitted); one signature
+    lets a single ``_box`` serve all eight S-boxes.  The circuit is inlined
+    into its wrapper by Numba (once per S-box), the wrapper into ``_box`` by
+    LLVM.
+    """
+    circuit = numba.njit(inline="always", nogil=True)(getattr(fn, "py_func", fn))
+
+    def on_six(x: tuple) -> tuple:
+        always_inline()
+        prefer_wide_vectors()
+        return circuit(x[0], x[1], x[2], x[3], x[4], x[5])
+
+    return inline(on_six)
+
+
+def sbox_function(circuits: Sequence[Callable]) -> Callable:
+    """``sbox(box, x)``: S-box ``box`` (0..7) of the six words of tuple ``x``, via ``circuits[box]``."""
+    s1, s2, s3, s4, s5, s6, s7, s8 = (on_tuple(fn) for fn in circuits)
+
+    def sbox(box: int, x: tuple) -> tuple:
+        always_inline()
+        prefer_wide_vectors()
+        if box == 0:
+            return s1(x)
+        if box == 1:
+            return s2(x)
+        if box == 2:
+            return s3(x)
+        if box == 3:
+            return s4(x)
+        if box == 4:
+            return s5(x)
+        if box == 5:
+            return s6(x)
+        if box == 6:
+            return s7(x)
+        return s8(x)
+
+    sbox.circuits = tuple(circuits)  # what it runs, for tests and reports
+    return inline(sbox)
