@@ -40,7 +40,7 @@ from .engines.registry import variants
 from .key_arrays import DESArray, TripleDESArray, key_check_values
 from .keygen import random_key, string_to_2keys, string_to_key
 from .modes.contexts import AlreadyFinalized
-from .unix_crypt import crypt, crypt_many, crypt_verify
+from .unix_crypt import crypt, crypt_many, crypt_verify, crypt_verify_many
 
 __version__ = "0.1.0"
 __all__ = [
@@ -54,6 +54,7 @@ __all__ = [
     "crypt",
     "crypt_many",
     "crypt_verify",
+    "crypt_verify_many",
     "has_odd_parity",
     "is_semi_weak_key",
     "is_weak_key",

@@ -241,6 +241,11 @@ def key_check_values(keys: Keys | _KeyArray, length: int = 3) -> np.ndarray:
         if widths is not None and len(set(widths)) > 1:
             return _mixed_key_check_values(keys, widths, length)
         width = widths[0] if widths else 8
+        if width not in (8, 16, 24):
+            raise ValueError(
+                "key check values take 8-, 16- or 24-byte keys (a uint8 array of shape "
+                f"(N, 8), (N, 16) or (N, 24), or bytes-like keys); got {_described(keys)}"
+            )
         keys = TripleDESArray(keys) if width in (16, 24) else DESArray(keys)
     return np.ascontiguousarray(keys.encrypt(_ZERO_BLOCK)[:, :length])
 
@@ -248,7 +253,9 @@ def key_check_values(keys: Keys | _KeyArray, length: int = 3) -> np.ndarray:
 def _widths(keys: Any) -> list[int] | None:
     """Bytes per key of a key-array argument (one entry for an array); None when it cannot tell."""
     if isinstance(keys, np.ndarray):
-        return [keys.shape[1] if keys.ndim == 2 and keys.dtype == np.uint8 else 8]
+        if keys.dtype != np.uint8:
+            return [8]  # a uint64 array of DES keys, or a dtype DESArray refuses
+        return [keys.shape[1] if keys.ndim == 2 else 0]  # 0: no key width at all
     if isinstance(keys, Sequence) and not isinstance(keys, (bytes, bytearray, str)):
         for i, key in enumerate(keys):
             if not isinstance(key, (bytes, bytearray, memoryview)):
@@ -273,3 +280,9 @@ def _mixed_key_check_values(keys: Sequence, widths: list[int], length: int) -> n
     out[des_rows] = des.encrypt(_ZERO_BLOCK)[:, :length]
     out[ede_rows] = TripleDESArray(ede).encrypt(_ZERO_BLOCK)[:, :length]
     return out
+
+
+def _described(keys: Any) -> str:
+    if isinstance(keys, np.ndarray):
+        return f"shape {keys.shape}"
+    return f"a {memoryview(keys[0]).nbytes}-byte key 0"

@@ -1,4 +1,4 @@
-"""crypt(3)'s DES-based hashes: ``crypt``, ``crypt_many``, ``crypt_verify``.
+"""crypt(3)'s DES-based hashes: ``crypt``, ``crypt_many``, ``crypt_verify``, ``crypt_verify_many``.
 
 Traditional DES crypt (2-character salt, 13-character hash) and BSDi
 extended DES crypt (``_`` + 4 count + 4 salt characters, 20-character
@@ -23,9 +23,13 @@ from typing import Any
 import numpy as np
 
 from .des import crypt3 as fmt
-from .modes.crypt3 import Rows, first_bytes, hash_many, rows_of
+from .modes.crypt3 import Rows, first_bytes, hash_many, hash_one, rows_of
 
 Password = str | bytes | bytearray | memoryview
+
+#: Batches of up to this many hashes (lists of passwords) take ``crypt``'s short path one
+#: by one: below it, building the batch's arrays costs more than the hashes.
+FEW_HASHES = 32
 
 
 def crypt(password: Password, salt_or_setting: str) -> str:
@@ -37,8 +41,10 @@ def crypt(password: Password, salt_or_setting: str) -> str:
     the password and for a setting glibc refuses (too short, characters
     outside ``./0-9A-Za-z``).
     """
-    result = crypt_many([password], [salt_or_setting])
-    return result[0]
+    setting = fmt.parse_setting(salt_or_setting)
+    if type(password) is str and "\0" not in password:  # the common case, without a call
+        return hash_one(password.encode("utf-8"), setting)
+    return hash_one(fmt.password_bytes(password), setting)
 
 
 def _sequence(values: Any, name: str) -> Sequence[Any]:
@@ -58,13 +64,16 @@ def _rows(salts: Any, n: int) -> Rows:
             raise TypeError(f"a salts array holds str or bytes, not {salts.dtype}")
         if salts.shape[0] != n:
             raise ValueError(f"{n} passwords but {salts.shape[0]} salts")
+        if n == 0:
+            return rows_of([], np.zeros(0, dtype=np.intp))
         chars = np.ascontiguousarray(salts).view(
             np.uint32 if salts.dtype.kind == "U" else np.uint8).reshape(n, -1)
         two = np.zeros((n, 2), dtype=np.uint8)
         if chars.shape[1] >= 2 and (chars.dtype == np.uint8 or chars[:, :2].max(initial=0) < 256):
             two[:] = chars[:, :2]  # else left NUL: invalid, and found one by one below
         values = fmt.traditional_salts(two)
-        if values is None:  # BSDi settings or a bad salt: one by one (which names it)
+        if values is None or _refused_after_salt(chars[:, 2:]):
+            # BSDi settings or a bad setting: one by one (which names it)
             texts = [v.decode("latin-1") if isinstance(v, bytes) else v for v in salts.tolist()]
             return _rows(texts, n)
         prefixes = np.zeros((n, 9), dtype=np.uint8)
@@ -74,10 +83,41 @@ def _rows(salts: Any, n: int) -> Rows:
     salts = _sequence(salts, "salts")
     if len(salts) != n:
         raise ValueError(f"{n} passwords but {len(salts)} salts")
+    return rows_of(*_distinct_settings(salts))
+
+
+def _distinct_settings(salts: Sequence[Any]) -> tuple[list[fmt.Setting], np.ndarray]:
+    """The distinct settings of a sequence of str, parsed, and each row's index into them.
+
+    Errors name the first row at fault.
+    """
+    for row, salt in enumerate(salts):
+        if type(salt) is not str:
+            raise TypeError(f"salt {row} must be a str, not {type(salt).__name__}")
     index: dict[str, int] = {}
     which = np.fromiter((index.setdefault(s, len(index)) for s in salts), dtype=np.intp,
-                        count=n)
-    return rows_of([fmt.parse_setting(t) for t in index], which)
+                        count=len(salts))
+    settings = []
+    for text in index:
+        try:
+            settings.append(fmt.parse_setting(text))
+        except ValueError as exc:
+            row = next(i for i, s in enumerate(salts) if s == text)
+            raise ValueError(f"salt {row}: {exc}") from None
+    return settings, which
+
+
+def _refused_after_salt(codes: np.ndarray) -> bool:
+    """Whether any setting's characters after its 2-character salt are ones glibc refuses.
+
+    ``codes`` is (rows, characters) of a NUL-padded S or U array: a NUL ends
+    a setting, any character after a NUL is refused (an embedded NUL).
+    """
+    if codes.size == 0:
+        return False
+    nul = codes == 0
+    refused = fmt.REFUSED_CODES[np.minimum(codes, 255)] & ~nul
+    return bool(refused.any() or (codes > 255).any() or (nul[:, :-1] & ~nul[:, 1:]).any())
 
 
 def _passwords(passwords: Any) -> tuple[np.ndarray, list[bytes] | None, Any]:
@@ -86,6 +126,8 @@ def _passwords(passwords: Any) -> tuple[np.ndarray, list[bytes] | None, Any]:
         if passwords.ndim != 1:
             raise ValueError(f"passwords must be 1-D, got {passwords.ndim}-D")
         if passwords.dtype.kind == "S":  # fixed width, NUL-padded: a password ends at a NUL
+            if passwords.shape[0] == 0:
+                return np.zeros((0, 8), dtype=np.uint8), None, passwords
             width = passwords.dtype.itemsize
             raw = np.zeros((passwords.shape[0], max(width, 8)), dtype=np.uint8)
             raw[:, :width] = np.ascontiguousarray(passwords).view(np.uint8).reshape(-1, width)
@@ -94,17 +136,40 @@ def _passwords(passwords: Any) -> tuple[np.ndarray, list[bytes] | None, Any]:
                 raw[np.logical_or.accumulate(nul, axis=1)] = 0
             return raw[:, :8], None, passwords
         passwords = passwords.tolist()
+    data = _password_list(passwords)
+    return first_bytes(data), data, None
+
+
+def _password_list(passwords: Any) -> list[bytes]:
+    """A list or tuple of passwords as bytes, each checked; errors name the row."""
     passwords = _sequence(passwords, "passwords")
-    data = [p.encode("utf-8") if type(p) is str else fmt.password_bytes(p) for p in passwords]
+    try:
+        data = [p.encode("utf-8") if type(p) is str else fmt.password_bytes(p) for p in passwords]
+    except TypeError:
+        row = next(i for i, p in enumerate(passwords)
+                   if not isinstance(p, (str, bytes, bytearray, memoryview)))
+        raise TypeError(f"password {row} must be str or bytes-like, not "
+                        f"{type(passwords[row]).__name__}") from None
+    except ValueError:  # a NUL in a bytes-like password
+        data = [p.encode("utf-8") if type(p) is str else bytes(p) for p in passwords]
     if b"\0" in b"".join(data):
         bad = next(i for i, p in enumerate(data) if b"\0" in p)
         raise ValueError(f"password {bad} contains a NUL byte, which crypt(3) cannot take")
-    return first_bytes(data), data, None
+    return data
+
+
+def _whole(data: list[bytes] | None, array: Any) -> list[bytes]:
+    """The whole passwords as bytes (for BSDi); a bytes array's are cut at their first NUL."""
+    return data if data is not None else [p.split(b"\0")[0] for p in array.tolist()]
 
 
 def crypt_many(passwords: Sequence[Password] | np.ndarray,
                salts: Sequence[str] | str | np.ndarray) -> list[str] | np.ndarray:
-    """``[crypt(p, s) for p, s in zip(passwords, salts)]``, bitsliced: 2048 hashes per pass.
+    """``[crypt(p, s) for p, s in zip(passwords, salts)]`` in one batch.
+
+    Bitsliced (2048 hashes per pass) from ``policy.CRYPT3_BITSLICE_MIN_ROWS``
+    hashes of one count up, on the table engine below that (lists of up to
+    ``FEW_HASHES`` passwords one by one, on ``crypt``'s path).
 
     ``passwords`` is a list or tuple of str or bytes (the result is a list
     of str), or a 1-D NumPy array of bytes (dtype ``S``; a password ends at
@@ -114,12 +179,18 @@ def crypt_many(passwords: Sequence[Password] | np.ndarray,
     or setting for all, or one per password (a list, or a str/bytes array).
     Every password and setting is checked before any hash is computed.
     """
+    if (isinstance(passwords, (list, tuple)) and len(passwords) <= FEW_HASHES
+            and isinstance(salts, (str, list, tuple))):
+        data = _password_list(passwords)  # a few: one by one on the short path
+        return [hash_one(d, s) for d, s in zip(data, _setting_list(salts, len(data)),
+                                              strict=True)]
     first8, data, array = _passwords(passwords)
     rows = _rows(salts, first8.shape[0])
     if data is None and rows.extended.any():
-        data = [p.split(b"\0")[0] for p in array.tolist()]
+        data = _whole(data, array)
     chars = hash_many(first8, data, rows)
-    width = 9 + fmt.HASH_CHARS if rows.extended.any() else 2 + fmt.HASH_CHARS
+    extended = rows.extended.any() or (isinstance(salts, str) and salts.startswith("_"))
+    width = 9 + fmt.HASH_CHARS if extended else 2 + fmt.HASH_CHARS
     hashes = np.ascontiguousarray(chars[:, :width]).view(f"S{width}").reshape(-1)
     if isinstance(passwords, np.ndarray) and passwords.dtype.kind == "S":
         return hashes
@@ -131,19 +202,99 @@ def crypt_many(passwords: Sequence[Password] | np.ndarray,
     return [text[i:i + width].rstrip("\0") for i in range(0, len(text), width)]
 
 
+def _setting_list(salts: str | Sequence[str], n: int) -> list[fmt.Setting]:
+    """Each row's parsed setting: one for all, or a list or tuple of n."""
+    if isinstance(salts, str):
+        return [fmt.parse_setting(salts)] * n
+    if len(salts) != n:
+        raise ValueError(f"{n} passwords but {len(salts)} salts")
+    settings = []
+    for row, salt in enumerate(salts):
+        if type(salt) is not str:
+            raise TypeError(f"salt {row} must be a str, not {type(salt).__name__}")
+        try:
+            settings.append(fmt.parse_setting(salt))  # cached per distinct setting
+        except ValueError as exc:
+            raise ValueError(f"salt {row}: {exc}") from None
+    return settings
+
+
 def crypt_verify(password: Password, hashed: str) -> bool:
     """Whether ``password`` hashes to ``hashed`` (a traditional or BSDi DES crypt hash).
 
     The comparison takes the same time wherever the hashes differ
-    (``hmac.compare_digest``).  ``ValueError`` for a ``hashed`` that is not
-    a DES crypt hash of the right length (13, or 20 for BSDi).
+    (``hmac.compare_digest``).  A ``hashed`` that is not a well-formed DES
+    crypt hash (13 characters, or ``_`` and 19 for BSDi, from the crypt(3)
+    alphabet), such as a locked entry (``*``, ``!...``) or another
+    algorithm's hash (``$1$...``), matches no password: False.
+    ``TypeError`` for a password that is not str or bytes-like or a
+    ``hashed`` that is not a str; ``ValueError`` for a NUL in the password.
     """
-    setting = fmt.parse_setting(hashed)
-    want = len(setting.prefix) + fmt.HASH_CHARS
-    if len(hashed) != want:
-        raise ValueError(
-            f"a {'BSDi' if setting.extended else 'traditional'} DES crypt hash is {want} "
-            f"characters, got {len(hashed)}"
-        )
-    computed = crypt(password, hashed)
-    return hmac.compare_digest(computed.encode("ascii"), hashed.encode("ascii", "replace"))
+    data = fmt.password_bytes(password)
+    setting = fmt.hash_setting(hashed)
+    if setting is None:
+        return False
+    computed = hash_one(data, setting)
+    return hmac.compare_digest(computed.encode("ascii"), hashed.encode("ascii"))
+
+
+def _hash_texts(hashes: Any) -> list[str]:
+    """The hashes as str: a list or tuple of str, or a 1-D str/bytes NumPy array."""
+    if isinstance(hashes, np.ndarray):
+        if hashes.ndim != 1:
+            raise ValueError(f"hashes must be 1-D, got {hashes.ndim}-D")
+        if hashes.dtype.kind not in "SU":
+            raise TypeError(f"a hashes array holds str or bytes, not {hashes.dtype}")
+        texts = hashes.tolist()
+        return [h.decode("latin-1") for h in texts] if hashes.dtype.kind == "S" else texts
+    hashes = _sequence(hashes, "hashes")
+    for row, h in enumerate(hashes):
+        if type(h) is not str:
+            raise TypeError(f"hash {row} must be a str, not {type(h).__name__}")
+    return list(hashes)
+
+
+def crypt_verify_many(passwords: Password | Sequence[Password] | np.ndarray,
+                      hashes: Sequence[str] | np.ndarray) -> np.ndarray:
+    """``[crypt_verify(p, h) for p, h in zip(passwords, hashes)]`` as a bool array, in one batch.
+
+    ``passwords`` is one password (str or bytes-like) checked against every
+    hash, or one per hash: a list or tuple, or a 1-D ``S``/``U`` array, as
+    long as ``hashes``.  ``hashes`` is a list or tuple of str or a 1-D
+    ``S``/``U`` array.  Each row is compared in constant time
+    (``hmac.compare_digest``); a hash that is not a well-formed DES crypt
+    hash (a locked entry, another algorithm) gives False.  Errors name the
+    row and come before any hash is computed.
+    """
+    texts = _hash_texts(hashes)
+    n = len(texts)
+    if isinstance(passwords, (str, bytes, bytearray, memoryview)):
+        one = fmt.password_bytes(passwords)
+        first8 = np.repeat(first_bytes([one]), n, axis=0)
+        data: list[bytes] | None = [one] * n
+        array = None
+    else:
+        first8, data, array = _passwords(passwords)
+        if first8.shape[0] != n:
+            raise ValueError(f"{first8.shape[0]} passwords but {n} hashes")
+    settings = [fmt.hash_setting(h) for h in texts]
+    at = np.array([i for i, s in enumerate(settings) if s is not None], dtype=np.intp)
+    result = np.zeros(n, dtype=bool)
+    if at.size == 0:
+        return result
+    if at.size <= FEW_HASHES:  # a few: one by one on the short path
+        every = _whole(data, array)
+        for i in at.tolist():
+            computed = hash_one(every[i], settings[i])
+            result[i] = hmac.compare_digest(computed.encode("ascii"), texts[i].encode("ascii"))
+        return result
+    rows = rows_of([settings[i] for i in at.tolist()], np.arange(at.size))
+    whole = None
+    if rows.extended.any():
+        every = _whole(data, array)
+        whole = [every[i] for i in at.tolist()]
+    chars = hash_many(first8[at], whole, rows)
+    for j, i in enumerate(at.tolist()):
+        given = texts[i].encode("ascii")
+        result[i] = hmac.compare_digest(chars[j, :len(given)].tobytes(), given)
+    return result

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from numbades.tuning import saved_choice
+from numbades.tuning import policy, saved_choice
 
 
 @pytest.fixture(autouse=True)
@@ -24,5 +24,7 @@ def _library_defaults(tmp_path_factory: pytest.TempPathFactory,
     monkeypatch.delenv("NUMBADES_VARIANT", raising=False)
     monkeypatch.setenv("NUMBADES_BACKGROUND_COMPILE", "0")
     saved_choice.forget_loaded()
+    policy.forget_crypt3_preference()  # crypt(3) reads NUMBADES_VARIANT once per process
     yield
     saved_choice.forget_loaded()
+    policy.forget_crypt3_preference()

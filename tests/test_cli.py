@@ -233,3 +233,19 @@ def test_asm_normalisation_ignores_names_and_comments() -> None:
     assert na == normalise_asm(b, ["ecb_table_unroll"])
     assert na != normalise_asm(c, ["ecb_table"])
     assert "load" not in na and ".file" not in na
+
+
+@pytest.mark.parametrize("where", ["file", "file/below"])
+def test_opts_save_checks_where_it_saves_before_measuring(tmp_path: Path, where: str) -> None:
+    """NUMBADES_CACHE_DIR at a regular file: one line, exit 2, no measuring (issue 39, item 6)."""
+    (tmp_path / "file").write_text("not a directory\n")
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "NUMBADES_CACHE_DIR": str(tmp_path / where)}
+    proc = subprocess.run([sys.executable, "-m", "numbades", "opts", "--save", *QUICK],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=120,
+                          check=False)
+    assert proc.returncode == 2, proc.stderr
+    assert proc.stdout == ""
+    lines = proc.stderr.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in proc.stderr, proc.stderr
+    assert lines[0].startswith("numbades opts: error: --save cannot write its file:"), lines
+    assert str(tmp_path / "file") in lines[0]

@@ -259,3 +259,80 @@ def test_large_byte_results_are_built_in_their_object(kind):
         assert bytes(got) == want
     if kind is bytes:
         assert hash(got) == hash(want)  # a proper, immutable bytes object
+
+
+# ------------------------------------------- a warm cache serves every public call
+
+
+WARM_CALLS = """
+import sys
+import numpy as np
+import numbades
+from numba.core.registry import CPUDispatcher
+from numbades.engines.registry import ENGINES
+
+# what auto asks before it sends key arrays and crypt(3) batches to bitslice: ready, no compile
+print(ENGINES["bitslice"].key_rows_ready(), ENGINES["bitslice"].crypt3_ready())
+rng = np.random.default_rng(39)
+key, key24 = bytes.fromhex("0123456789abcdef"), bytes(range(1, 25))
+for cipher in (numbades.DES(key), numbades.TripleDES(key24)):
+    for size in (64, 8 * 4096):  # a table variant, then bitslice (auto)
+        raw = rng.integers(0, 256, size, dtype=np.uint8)
+        for data in (raw.tobytes(), bytearray(raw.tobytes()), raw, raw.view(np.uint64),
+                     raw.view(">u8")):
+            for mode in ("ecb", "cbc", "cfb", "cfb8", "ofb", "ctr"):
+                iv = None if mode == "ecb" else bytes(8)
+                cipher.decrypt(cipher.encrypt(data, mode, iv=iv), mode, iv=iv)
+        e = cipher.encryptor("cbc", iv=bytes(8))
+        e.update(raw[:100].tobytes()), e.update(raw[100:]), e.finalize()
+    for messages in (2, 256):
+        rows = rng.integers(0, 256, (messages, 32), dtype=np.uint8)
+        for data in (rows, rows.view(np.uint64)):
+            for mode in ("ecb", "cbc", "ofb", "ctr"):
+                ivs = None if mode == "ecb" else np.zeros(messages, np.uint64)
+                cipher.decrypt_many(cipher.encrypt_many(data, mode, ivs=ivs), mode, ivs=ivs)
+for n in (3, 300):  # key arrays: few keys (a table variant), many (bitslice)
+    for width in (8, 16, 24):
+        keys = rng.integers(0, 256, (n, width), dtype=np.uint8)
+        keys[:, 8:16] ^= 0x80  # never a degenerate Triple-DES key
+        array = (numbades.DESArray if width == 8 else numbades.TripleDESArray)(keys)
+        numbades.key_check_values(keys)
+        for data in (rng.integers(0, 256, (n, 24), dtype=np.uint8), np.zeros(n, np.uint64),
+                     bytes(16)):
+            array.decrypt(array.encrypt(data, "cbc", ivs=np.zeros(n, np.uint64)), "ecb")
+for n in (1, 5, 300):  # crypt(3): one hash, a few (table), many (bitslice)
+    words = ["x" * 9 + str(i) for i in range(n)]
+    for setting in ("ab", "_J9..CCCC"):
+        hashes = numbades.crypt_many(words, setting)
+        numbades.crypt_many(np.array(words, "S"), np.array([setting] * n, "S"))
+        numbades.crypt_verify_many(words, hashes)
+        numbades.crypt_verify(words[0], hashes[0])
+        numbades.crypt(words[0], setting)
+
+compiled = set()
+for name, module in list(sys.modules.items()):
+    if name.startswith("numbades") and module is not None:
+        for obj in vars(module).values():
+            if isinstance(obj, CPUDispatcher) and sum(obj.stats.cache_misses.values()):
+                compiled.add(obj.py_func.__module__ + "." + obj.py_func.__qualname__)
+print(sorted(compiled))
+"""
+
+
+def test_a_fresh_process_after_compile_compiles_nothing():
+    """Every public call kind under ``auto`` loads its kernels from the cache (issue 39, item 3).
+
+    Numba's own count of cache misses per dispatcher: a miss is a compile.
+    Runs in the package's default cache, which the rest of the suite fills
+    too, so the compile is shared with the tests that would make it anyway.
+    """
+    env = {k: v for k, v in os.environ.items() if k != "NUMBA_CACHE_DIR"}
+    env["NUMBADES_BACKGROUND_COMPILE"] = "0"  # a miss would compile here, and show
+    done = subprocess.run([sys.executable, "-m", "numbades", "compile", "--engines",
+                           "table,bitslice", "--jobs", "2", "--quiet"], capture_output=True,
+                          text=True, env=env, timeout=1800, check=False)
+    assert done.returncode == 0, done.stderr[-3000:]
+    run = subprocess.run([sys.executable, "-c", WARM_CALLS], capture_output=True, text=True,
+                         env=env, timeout=900, check=False)
+    assert run.returncode == 0, run.stderr[-3000:]
+    assert run.stdout.splitlines() == ["True True", "[]"], run.stdout[-3000:]

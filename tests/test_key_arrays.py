@@ -318,3 +318,40 @@ def test_key_check_values_bad_input():
         numbades.key_check_values(b"12345678")
     with pytest.raises(ValueError, match="degenerate"):
         numbades.key_check_values([bytes(16)])
+
+
+def test_key_check_values_name_every_key_width():
+    """8-, 16- and 24-byte keys are all accepted, so a refusal names all three (issue 39, item 5)."""
+    for keys in (np.zeros((2, 32), np.uint8), np.zeros((2, 12), np.uint8), np.zeros(16, np.uint8),
+                 [bytes(32)], [bytes(5), bytes(5)]):
+        with pytest.raises(ValueError, match=r"8-, 16- or 24-byte keys.*\(N, 8\), \(N, 16\) or "
+                                             r"\(N, 24\)"):
+            numbades.key_check_values(keys)
+
+
+def test_key_arrays_do_not_wait_for_bitslice(monkeypatch):
+    """Many keys while bitslice is not compiled: a table variant serves (issue 39, item 1)."""
+    from numbades.engines.registry import KEY_ROWS_ENGINES
+    from numbades.tuning import warmup
+
+    bitslice = KEY_ROWS_ENGINES["bitslice"]
+    monkeypatch.setenv("NUMBADES_BACKGROUND_COMPILE", "1")
+    monkeypatch.setattr(bitslice, "key_rows_ready", lambda: False)
+    asked = []  # as if another process were compiling it: nothing started here
+    monkeypatch.setattr(warmup, "claim_compile_lock", lambda name: asked.append(name))
+
+    def must_not_run(*args):
+        raise AssertionError("key rows went to the bitslice engine while it was not compiled")
+
+    monkeypatch.setattr(bitslice, "key_rows", must_not_run)
+    keys = _keys(np.random.default_rng(39), LONG, 16)
+    want = np.array([np.frombuffer(pycryptodome(k.tobytes(), "ecb").encrypt(bytes(8))[:3],
+                                   np.uint8) for k in keys])
+    np.testing.assert_array_equal(numbades.key_check_values(keys), want)
+    data = np.random.default_rng(1).integers(0, 256, (LONG, 16), dtype=np.uint8)
+    ivs = np.zeros((LONG, 8), np.uint8)
+    got = numbades.TripleDESArray(keys).encrypt(data, "cbc", ivs=ivs)
+    for i in (0, LONG - 1):
+        assert got[i].tobytes() == pycryptodome(keys[i].tobytes(), "cbc", bytes(8)).encrypt(
+            data[i].tobytes())
+    assert asked and set(asked) == {"bitslice"}

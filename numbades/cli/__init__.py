@@ -7,6 +7,7 @@ Commands:
     speed    libdes ``speed`` report, ``openssl speed`` layout; ``--compare`` for peers
     compile  fill Numba's cache with every engine's kernels (images, CI, workers)
     mac      ISO/IEC 9797-1 MAC algorithms 1 and 3, or CMAC, over a file or each line
+    crypt    which users of a user:hash file a password (or a word list) matches
 
 Usage errors (unknown command, bad flag or value) exit with status 2, as
 argparse does; a finished run exits 0, or 1 if an engine failed.
@@ -20,6 +21,7 @@ from collections.abc import Sequence
 
 from .. import __version__
 from . import compile as compile_command
+from . import crypt as crypt_command
 from . import enc, kcv, opts, speed
 from . import mac as mac_command
 
@@ -73,6 +75,14 @@ COMMANDS = {
             "over a file or standard input, or over each line (--lines); hex tags out."
         ),
     ),
+    "crypt": (
+        crypt_command,
+        "check a password (or word list) against a file of user:hash crypt(3) lines",
+        (
+            "Print the users of a user:hash file (shadow, passwd or htpasswd style) whose "
+            "DES crypt(3) hash a password matches; exit 0 if any did, 1 if none."
+        ),
+    ),
 }
 
 
@@ -82,7 +92,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="numbades",
         description=(
             "DES and Triple-DES jobs from the command line (openssl-compatible file "
-            "encryption, key check values) and measurements of numbades's engines."
+            "encryption, key check values, MACs, crypt(3) password files) and "
+            "measurements of numbades's engines."
         ),
         allow_abbrev=False,
     )

@@ -309,6 +309,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Run ``opts``; 0 on success, 1 if an engine failed or disagreed."""
     problem = set_threads(args.threads)
+    if problem is None and args.save:  # before a minute of measuring, not after
+        why = saved_choice.save_problem()
+        problem = None if why is None else f"--save cannot write its file: {why}"
     if problem:
         print(f"numbades opts: error: {problem}", file=sys.stderr)
         return 2

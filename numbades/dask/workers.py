@@ -67,6 +67,26 @@ def warm_this_process(variants: Sequence[str] = ("auto",),
     return last_seconds
 
 
+def variant_names(variants: str | Sequence[str]) -> tuple[str, ...]:
+    """One engine name or a sequence of names, as a tuple; each checked (``ValueError`` if unknown).
+
+    ``TypeError`` for anything but a str or a sequence of str: a str is one
+    name, never iterated into letters.
+    """
+    if isinstance(variants, str):
+        names: tuple[Any, ...] = (variants,)
+    elif isinstance(variants, Sequence) and not isinstance(variants, (bytes, bytearray)):
+        names = tuple(variants)
+    else:
+        raise TypeError(f"variants must be an engine name or a list of names, not "
+                        f"{type(variants).__name__}")
+    for name in names:
+        if not isinstance(name, str):
+            raise TypeError(f"an engine name is a str, not {type(name).__name__}")
+        DES(bytes(8), name)  # a bad name is a ValueError here, not on the workers
+    return names
+
+
 def _last_seconds() -> float | None:
     return last_seconds
 
@@ -81,27 +101,27 @@ class WarmUpPlugin(WorkerPlugin):
     name = "numbades-warm-up"
     idempotent = False
 
-    def __init__(self, variants: Sequence[str] = ("auto",),
+    def __init__(self, variants: str | Sequence[str] = ("auto",),
                  numba_threads: int | None = DEFAULT_NUMBA_THREADS):
-        self.variants = tuple(variants)
+        self.variants = variant_names(variants)
         self.numba_threads = numba_threads
 
     async def setup(self, worker: Any) -> None:
         await asyncio.to_thread(warm_this_process, self.variants, self.numba_threads)
 
 
-def warm_up(client: Any = None, *, variants: Sequence[str] = ("auto",),
+def warm_up(client: Any = None, *, variants: str | Sequence[str] = ("auto",),
             numba_threads: int | None = DEFAULT_NUMBA_THREADS) -> dict[str, float]:
     """Compile or load numbades's kernels on every worker of ``client`` (None: this process).
 
     Registers :class:`WarmUpPlugin`, so workers that join later warm up too,
     and returns the seconds each worker took, by worker address (``"local"``
     for this process).  ``variants``: the engines to prepare (``"auto"``
-    covers what ``auto`` picks; name forced variants you use).
+    covers what ``auto`` picks; name forced variants you use): one name or
+    a list of names.
     """
     numba_threads = check_numba_threads(numba_threads)
-    for variant in variants:  # a bad name is a ValueError here, not on the workers
-        DES(bytes(8), variant)
+    variants = variant_names(variants)
     if client is None:
         return {"local": warm_this_process(variants, numba_threads)}
     client.register_plugin(WarmUpPlugin(variants, numba_threads))

@@ -24,6 +24,7 @@ work is the engines'.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -80,16 +81,57 @@ def traditional_salts(first_two: np.ndarray) -> np.ndarray | None:
     return values[:, 0].astype(np.uint64) | (values[:, 1].astype(np.uint64) << np.uint64(6))
 
 
+#: Characters glibc's crypt(3) (libxcrypt) refuses anywhere in a setting, beyond the ones
+#: outside printable ASCII (space, control characters, anything above ``~``).
+REFUSED = "!*:;\\"
+_REFUSED_ANYWHERE = re.compile(r"[^\x21-\x7e]|[!*:;\\]")
+#: The same rule over character codes, for settings in NumPy arrays: True where refused.
+REFUSED_CODES = np.ones(256, dtype=bool)
+REFUSED_CODES[0x21:0x7F] = False
+REFUSED_CODES[[ord(c) for c in REFUSED]] = True
+
+
 def parse_setting(setting: str) -> Setting:
     """A 2-character salt or a ``_CCCCSSSS`` setting (a whole hash is fine: the rest is ignored).
 
-    ``TypeError`` unless ``setting`` is a str; ``ValueError`` for a setting
-    too short or with characters outside the alphabet (glibc returns the
-    failure token ``*0`` for both).
+    The rule is glibc's (libxcrypt's): the salt (2 characters) or the count
+    and salt (``_`` and 8) are from the crypt(3) alphabet, and no character
+    of the whole setting is a space, a control or non-ASCII character or one
+    of ``!*:;\\``.  ``TypeError`` unless ``setting`` is a str; ``ValueError``
+    for anything glibc refuses (it returns a failure token starting ``*``).
     """
     if not isinstance(setting, str):
         raise TypeError(f"salt or setting must be a str, not {type(setting).__name__}")
+    return _checked(setting)
+
+
+@lru_cache(maxsize=8192)
+def _checked(setting: str) -> Setting:
+    bad = _REFUSED_ANYWHERE.search(setting)
+    if bad is not None:
+        raise ValueError(
+            f"invalid character {bad.group()!r} in setting {setting!r}: crypt(3) refuses "
+            "spaces, control and non-ASCII characters and any of " + " ".join(REFUSED)
+            + " anywhere in a setting"
+        )
     return _parse(setting[:9] if setting.startswith("_") else setting[:2])  # what counts
+
+
+def hash_setting(hashed: str) -> Setting | None:
+    """The setting of a well-formed DES crypt(3) hash, or None if ``hashed`` is not one.
+
+    Well-formed: 13 characters (traditional) or ``_`` and 19 (BSDi), all
+    from the crypt(3) alphabet.  Anything else (a locked entry such as
+    ``*`` or ``!...``, another algorithm's ``$1$...``) cannot be the hash
+    of any password.  ``TypeError`` unless ``hashed`` is a str.
+    """
+    if not isinstance(hashed, str):
+        raise TypeError(f"a crypt(3) hash is a str, not {type(hashed).__name__}")
+    extended = hashed.startswith("_")
+    body = hashed[1:] if extended else hashed
+    if len(body) != (8 if extended else 2) + HASH_CHARS or body.strip(ALPHABET):
+        return None
+    return _parse(hashed[:9] if extended else hashed[:2])
 
 
 @lru_cache(maxsize=8192)
@@ -126,10 +168,14 @@ def password_bytes(password: object) -> bytes:
     return data
 
 
-def key_value(chunk: bytes) -> int:
-    """Up to 8 password bytes as a DES key: each shifted left one bit (the top bit is lost)."""
-    padded = chunk[:8].ljust(8, b"\0")
-    return int.from_bytes(bytes((b << 1) & 0xFF for b in padded), "big")
+#: A password's first 8 bytes as a DES key: the big-endian value shifted left one bit and
+#: masked with this (each byte's top bit is lost; its low bit, parity, is zero).
+KEY_BITS = 0xFEFEFEFEFEFEFEFE
+
+
+
+#: Every 12-bit value as its two characters, most significant first.
+PAIRS = tuple(a + b for a in ALPHABET for b in ALPHABET)
 
 
 @njit(nogil=True, cache=True)

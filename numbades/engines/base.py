@@ -156,6 +156,14 @@ class Crypt3Engine(Protocol):
         """
         ...
 
+    def crypt3_one(self, key_word: int, salt: int, count: int) -> int:
+        """``crypt3`` of one key and salt, as an int block value: the short path of one hash.
+
+        ``key_word`` is the 64-bit key value as a signed int64 (two's
+        complement), so that a kernel can take it through Numba's fast path.
+        """
+        ...
+
 
 class Whitened(NamedTuple):
     """A key form with DESX whitening: the block function is ``E(x ^ pre) ^ post``.

@@ -21,6 +21,7 @@ import numpy as np
 from ..des import crypt3 as fmt
 from ..des.keybits import passes
 from ..engines import chains
+from ..engines.base import read_only
 from ..engines.registry import CRYPT3_ENGINES, KEY_ROWS_ENGINES
 from ..tuning import policy
 
@@ -47,10 +48,29 @@ def _fold(keys: np.ndarray, passwords: Sequence[bytes], rows: np.ndarray) -> Non
         words = np.ascontiguousarray(keys[live].reshape(-1, 1))
         engine = KEY_ROWS_ENGINES[policy.pick_key_rows(_AUTO, chains.ECB_ENCRYPT, live.size)]
         out = np.empty_like(words)
-        engine.key_rows(chains.ECB_ENCRYPT, words, out, words, passes(1, False),
+        # the input read-only, as every caller hands it (one kernel signature: no compile)
+        engine.key_rows(chains.ECB_ENCRYPT, read_only(words), out, words, passes(1, False),
                         np.zeros(live.size, dtype=np.uint64), False)
         keys[live] = out.reshape(-1) ^ key_values(first_bytes([passwords[i] for i in live],
                                                               8 * step))
+
+
+def hash_one(password: bytes, setting: fmt.Setting) -> str:
+    """crypt(3) of one checked password (bytes) and parsed setting, as the hash string.
+
+    The short path of ``crypt`` and ``crypt_verify``: no per-row arrays
+    beyond the engine's one-element inputs, the hash encoded in Python.
+    """
+    key = (int.from_bytes(password[:8].ljust(8, b"\0"), "big") << 1) & fmt.KEY_BITS
+    if setting.extended and len(password) > 8:
+        keys = np.array([key], dtype=np.uint64)
+        _fold(keys, [password], np.zeros(1, dtype=np.intp))
+        key = int(keys[0])
+    engine = CRYPT3_ENGINES[policy.pick_crypt3(1)]
+    v = engine.crypt3_one(key - ((key >> 63) << 64), setting.salt, setting.count)  # as int64
+    p = fmt.PAIRS  # the hash characters, 12 bits at a time: this path is mostly call overhead
+    return (setting.prefix + p[v >> 52] + p[(v >> 40) & 4095] + p[(v >> 28) & 4095]
+            + p[(v >> 16) & 4095] + p[(v >> 4) & 4095] + fmt.ALPHABET[(v << 2) & 63])
 
 
 class Rows(NamedTuple):
@@ -93,14 +113,15 @@ def hash_many(first8: np.ndarray, passwords: Sequence[bytes] | None,
         assert passwords is not None
         _fold(keys, passwords, np.flatnonzero(rows.extended))
     values = np.empty(n, dtype=np.uint64)
-    engine = CRYPT3_ENGINES[policy.pick_crypt3()]
     # One engine call per (salt width, count): one for a file of traditional hashes.
     if not extended:
+        engine = CRYPT3_ENGINES[policy.pick_crypt3(n)]
         values[:] = engine.crypt3(keys, rows.salts, fmt.TRADITIONAL_COUNT, False)
     else:
         kind = rows.counts * 2 + rows.extended
         for k in np.unique(kind).tolist():
             at = np.flatnonzero(kind == k)
+            engine = CRYPT3_ENGINES[policy.pick_crypt3(at.size)]
             values[at] = engine.crypt3(keys[at], rows.salts[at], k // 2, bool(k % 2))
     chars[:, :9] = rows.prefixes  # NUL after a 2-character prefix, overwritten below
     fmt.encode_into(values, chars, rows.widths)

@@ -178,10 +178,50 @@ def pick_key_rows(request: Request, chain: int, rows: int, blocks: int = 1) -> s
             return request.name
     least = KEY_ROWS_BITSLICE_MIN_ROWS if blocks <= 1 else KEY_ROWS_BITSLICE_MIN_ROWS_LONG
     if rows >= least and BITSLICE in KEY_ROWS_ENGINES:
-        return BITSLICE
+        ready = getattr(KEY_ROWS_ENGINES[BITSLICE], "key_rows_ready", None)
+        if warmup.ready_or_started(BITSLICE, chain, ready):
+            return BITSLICE
     return DEFAULT_TABLE_VARIANT
 
 
-def pick_crypt3() -> str:
-    """The engine for crypt(3) hashes: bitslice (the only ``Crypt3Engine``)."""
-    return BITSLICE if BITSLICE in CRYPT3_ENGINES else next(iter(CRYPT3_ENGINES))
+#: ``crypt_many`` runs on bitslice (2048 hashes a pass, each with its own salt) from this
+#: many hashes of one count and salt width up; below it the default table variant computes
+#: them one after another (``engines/table/crypt3.py``), as it does while bitslice is not
+#: compiled.  A pass costs about as much as 2048 hashes however few lanes are filled.
+#: Measured with ``benchmarks/crypt3_small.py`` (crossover section; AVX-512 Xeon shared
+#: by other jobs, 2026-12-07, best of 30 alternating rounds, 25 iterations, two runs):
+#: bitslice 0.43-0.64x the table engine at 32 hashes, 1.07-1.28x at 64, 2.2-2.5x at 128,
+#: 4.3-5.0x at 256.
+CRYPT3_BITSLICE_MIN_ROWS = 64
+
+
+#: ``NUMBADES_VARIANT`` as crypt(3) reads it: once per process (reading the environment
+#: costs a microsecond when the variable is unset, a fifth of one hash).
+_crypt3_preference: list[str | None] = []
+
+
+def forget_crypt3_preference() -> None:
+    """Read ``NUMBADES_VARIANT`` again at the next crypt(3) call (tests)."""
+    _crypt3_preference.clear()
+
+
+def pick_crypt3(rows: int) -> str:
+    """The engine for ``rows`` crypt(3) hashes of one count: bitslice for many, once compiled.
+
+    An engine named by ``NUMBADES_VARIANT`` (read at the first crypt(3)
+    call of the process) serves every crypt(3) call (``bitslice``: constant
+    time, compiled on demand); a value that names no engine is left to the
+    cipher objects to report.  Else, below ``CRYPT3_BITSLICE_MIN_ROWS``, or
+    while the bitslice kernels are not compiled (compiling them in the
+    background, as for the other calls), the default table variant.
+    """
+    if not _crypt3_preference:
+        _crypt3_preference.append(os.environ.get(ENV_VARIANT))
+    preferred = _crypt3_preference[0]
+    if preferred in CRYPT3_ENGINES:
+        return preferred
+    if rows >= CRYPT3_BITSLICE_MIN_ROWS and BITSLICE in CRYPT3_ENGINES:
+        ready = getattr(CRYPT3_ENGINES[BITSLICE], "crypt3_ready", None)
+        if warmup.ready_or_started(BITSLICE, chains.ECB_ENCRYPT, ready):
+            return BITSLICE
+    return DEFAULT_TABLE_VARIANT

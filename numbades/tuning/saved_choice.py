@@ -105,6 +105,27 @@ def _numbades_version() -> str:
         return "unknown"
 
 
+def save_problem() -> str | None:
+    """Why :func:`save_choices` could not write its file here, or None if it can.
+
+    Checked before ``opts --save`` spends a minute measuring: the cache
+    directory is made if missing (as saving would), and must be a writable
+    directory, and the file's own path must not be a directory.
+    """
+    path = choice_path()
+    if path.parent.exists() and not path.parent.is_dir():
+        return f"{path.parent} is not a directory"
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        return f"cannot make the directory {path.parent} ({exc.strerror or exc})"
+    if not os.access(path.parent, os.W_OK | os.X_OK):
+        return f"the directory {path.parent} is not writable"
+    if path.is_dir():
+        return f"{path} is a directory"
+    return None
+
+
 def save_choices(mapping: dict[str, str], details: dict[str, object] | None = None) -> Path:
     """Record ``{size class: engine name}`` for this machine; return the file written.
 

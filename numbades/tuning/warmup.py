@@ -57,12 +57,15 @@ def background_enabled() -> bool:
     return os.environ.get(ENV_BACKGROUND, "1").strip().lower() not in ("0", "false", "no", "off")
 
 
-def ready_or_started(name: str, chain: int) -> bool:
+def ready_or_started(name: str, chain: int,
+                     ready: Callable[[], bool] | None = None) -> bool:
     """True if engine ``name`` can serve ``chain`` now without compiling in the foreground.
 
     Otherwise (a slow engine, not compiled, background compiles on) makes
     sure one child is compiling it and returns False: the caller serves this
-    call with another engine.
+    call with another engine.  ``ready`` replaces ``engine.ready(chain)`` for
+    work outside the ``Engine`` protocol (key arrays, crypt(3)); the child
+    compiles every kernel of the engine either way.
     """
     engine = ENGINES[name]
     if not engine.slow_to_compile or not background_enabled():
@@ -71,7 +74,7 @@ def ready_or_started(name: str, chain: int) -> bool:
         child = _children.get(name)
         if child is not None and child.poll() is None:
             return False  # still compiling
-        if engine.ready(chain):
+        if engine.ready(chain) if ready is None else ready():
             return True
         if child is not None and child.returncode != 0:
             return True  # the child failed: compile here, so the error surfaces

@@ -121,3 +121,16 @@ def test_rows_refuse_bad_input_before_any_work(call, error, match):
 def test_warm_up_refuses_an_unknown_variant():
     with pytest.raises(ValueError, match="unknown variant"):
         nd.warm_up(variants=["table+fast"])
+
+
+def test_variants_take_one_name_or_a_list():
+    """A str is one engine name, never its letters (issue 39, item 5)."""
+    assert nd.WarmUpPlugin(variants="bitslice").variants == ("bitslice",)
+    assert nd.WarmUpPlugin(variants=["table", "bitslice"]).variants == ("table", "bitslice")
+    with pytest.raises(ValueError, match="unknown variant 'table\\+fast'"):
+        nd.warm_up(variants="table+fast")
+    with pytest.raises(ValueError, match="unknown variant 'nope'"):
+        nd.WarmUpPlugin(variants="nope")
+    with pytest.raises(TypeError, match="engine name"):
+        nd.WarmUpPlugin(variants=3)
+    assert set(nd.warm_up(variants="table")) == {"local"}

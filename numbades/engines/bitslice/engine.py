@@ -55,7 +55,8 @@ class BitsliceEngine:
         return chain not in chains.REGISTERS and chain not in chains.PCBC
 
     def __init__(self) -> None:
-        self._ready: set[int] = set()  # chains whose kernel is loaded (it stays loaded)
+        # chains (and "key_rows", "crypt3") whose kernels are loaded (they stay loaded)
+        self._ready: set[int | str] = set()
 
     def ready(self, chain: int) -> bool:
         if chain in self._ready:
@@ -144,10 +145,30 @@ class BitsliceEngine:
     def key_rows(self, chain, src, dst, key_words, passes, ivs, swap) -> None:
         lane_keys.lanes_many(src, dst, key_words, passes, ivs, chain, swap)
 
+    def key_rows_ready(self) -> bool:
+        """Whether key arrays run without compiling (one kernel serves every chain)."""
+        return self._all_loaded("key_rows", _key_rows_entries)
+
     # crypt(3) (engines.base.Crypt3Engine): salted rounds, a key per lane.
 
     def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
         return crypt3.crypt3(key_words, salts, count, wide_salt)
+
+    def crypt3_one(self, key_word, salt, count) -> int:
+        keys = np.array([key_word], np.int64).view(np.uint64)  # signed: base.Crypt3Engine
+        return int(crypt3.crypt3(keys, np.array([salt], np.uint64), count, salt >= 1 << 12)[0])
+
+    def crypt3_ready(self) -> bool:
+        """Whether crypt(3) runs without compiling (both salt widths)."""
+        return self._all_loaded("crypt3", _crypt3_entries)
+
+    def _all_loaded(self, what: str, entries) -> bool:
+        if what in self._ready:
+            return True
+        if all(loaded(kernel, signature) for kernel, signature in entries()):
+            self._ready.add(what)
+            return True
+        return False
 
 
 def _read_only(shape) -> np.ndarray:
@@ -176,6 +197,22 @@ def _entry(chain: int) -> tuple[object, tuple] | None:
         return mode_kernels._cfb_decrypt, (words, out, planes, word, xor)
     rows, out_rows = typeof(_read_only((1, 1))), typeof(np.zeros((1, 1), np.uint64))
     return mode_kernels._many, (rows, out_rows, planes, out, xor, xor)
+
+
+def _key_rows_entries() -> list[tuple[object, tuple]]:
+    """The key-per-lane kernel and its one signature, as ``key_rows`` calls it from the modes layer."""
+    rows, out_rows = typeof(_read_only((1, 1))), typeof(np.zeros((1, 1), np.uint64))
+    table = typeof(lane_keys.key_table(passes(1, False)))
+    return [(lane_keys._lanes_many, (rows, out_rows, out_rows, table,
+                                     typeof(np.zeros(1, np.uint64)), typeof(0), typeof(0)))]
+
+
+def _crypt3_entries() -> list[tuple[object, tuple]]:
+    """The two crypt(3) kernels (12- and 24-bit salts) and their one signature."""
+    words = typeof(np.zeros(1, np.uint64))
+    table = typeof(lane_keys.key_table(passes(1, False)))
+    signature = (words, words, typeof(0), table, words)
+    return [(crypt3._crypt12, signature), (crypt3._crypt24, signature)]
 
 
 ENGINE = BitsliceEngine()

@@ -13,6 +13,7 @@ from numba import typeof
 from ...des.keybits import passes
 from .. import chains
 from ..base import Whitened, read_only
+from . import crypt3 as crypt3_kernels
 from . import whitened
 from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
 from .kernels_gen import KERNELS, VariantKernels
@@ -77,6 +78,8 @@ class TableEngine:
             self.key_rows(chains.ECB_ENCRYPT, rows, np.zeros((1, 1), np.uint64),
                           np.zeros((1, sets), np.uint64), passes(sets, False),
                           np.zeros(1, np.uint64), True)
+        if self.name == DEFAULT:  # crypt(3) runs on the default loop only (policy.pick_crypt3)
+            crypt3_kernels.compile_signature()
 
     def ecb(self, src, dst, keys, swap) -> None:
         if isinstance(keys, Whitened):
@@ -122,6 +125,18 @@ class TableEngine:
             ks2d = row_schedules(key_words, passes, first, last - first)
             self._kernels.rows(src[first:last], dst[first:last], ks2d, self._table, swap, chain,
                                ivs[first:last])
+
+    # crypt(3) (engines.base.Crypt3Engine): one hash after another, the salt swapping E's bits.
+    # One kernel (``crypt3.py``, its own round loop) shared by every table variant; ``auto``
+    # reaches it through the default one.  It serves a few hashes, where the call's
+    # overhead and one hash's chain of rounds, not the libdes loop shape, set the cost.
+
+    def crypt3(self, key_words, salts, count, wide_salt) -> np.ndarray:
+        return crypt3_kernels.crypt3(key_words, salts, count)
+
+    # crypt3_one(key_word, salt, count) -> int: the kernel itself, as a call of one hash is
+    # mostly call overhead.
+    crypt3_one = staticmethod(crypt3_kernels.crypt3_one)
 
 
 def _whitened(keys) -> Whitened:
