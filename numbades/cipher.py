@@ -15,9 +15,8 @@ import numpy as np
 from .des import keys as des_keys
 from .des.keyschedule import round_keys48
 from .engines.base import Schedule
-from .modes import arguments, batch, oneshot, small
-from .modes.contexts import CipherContext
-from .modes.stream import Stream
+from .modes import batch, oneshot
+from .modes.contexts import CipherContext, open_context
 from .tuning import policy
 
 Buffer = Any  # bytes, bytearray, memoryview, or a uint8 / uint64 NumPy array
@@ -70,11 +69,7 @@ class _BlockCipher:
         is written.  The full contract is in the numbades documentation
         (docs/api.md in the source tree).
         """
-        if type(data) is bytes and mode == "ecb" and iv is None and padding is None and out is None:
-            result = small.ecb(self._schedule, self._request, data, decrypt=False)
-            if result is not None:
-                return result
-        return self._one_shot(data, mode, iv, padding, out, decrypt=False)
+        return oneshot.run(self._schedule, self._request, data, mode, iv, padding, out, False)
 
     def decrypt(self, data: Buffer, mode: str = "ecb", *, iv: Buffer | None = None,
                 padding: str | None = None, out: Buffer | None = None) -> Buffer:
@@ -82,21 +77,17 @@ class _BlockCipher:
 
         ``zeros`` padding cannot be told from data: it is left in place.
         """
-        if type(data) is bytes and mode == "ecb" and iv is None and padding is None and out is None:
-            result = small.ecb(self._schedule, self._request, data, decrypt=True)
-            if result is not None:
-                return result
-        return self._one_shot(data, mode, iv, padding, out, decrypt=True)
+        return oneshot.run(self._schedule, self._request, data, mode, iv, padding, out, True)
 
     def encryptor(self, mode: str = "ecb", *, iv: Buffer | None = None,
                   padding: str | None = None) -> CipherContext:
         """A context that encrypts one message fed in chunks: ``update`` ... ``finalize``."""
-        return self._context(mode, iv, padding, decrypt=False)
+        return open_context(self._schedule, self._request, mode, iv, padding, False)
 
     def decryptor(self, mode: str = "ecb", *, iv: Buffer | None = None,
                   padding: str | None = None) -> CipherContext:
         """A context that decrypts one message fed in chunks: ``update`` ... ``finalize``."""
-        return self._context(mode, iv, padding, decrypt=True)
+        return open_context(self._schedule, self._request, mode, iv, padding, True)
 
     def encrypt_many(self, data: np.ndarray, mode: str = "ecb", *, ivs: np.ndarray | None = None,
                      out: np.ndarray | None = None) -> np.ndarray:
@@ -110,23 +101,6 @@ class _BlockCipher:
                      out: np.ndarray | None = None) -> np.ndarray:
         """Decrypt each row of ``data`` as its own message with its own IV."""
         return batch.run(self._schedule, self._request, data, mode, ivs, out, decrypt=True)
-
-    def _stream(self, mode: Any, iv: Any, decrypt: bool) -> tuple[str, Stream]:
-        """Validated mode and IV -> the mode name and a fresh chaining state."""
-        mode = arguments.check_mode(mode)
-        iv_value = arguments.check_iv(mode, iv)
-        return mode, Stream(self._schedule, self._request, mode, decrypt, iv_value)
-
-    def _one_shot(self, data: Any, mode: Any, iv: Any, padding: Any, out: Any,
-                  decrypt: bool) -> Buffer:
-        mode, stream = self._stream(mode, iv, decrypt)
-        scheme = arguments.check_padding(mode, padding, decrypt)
-        return oneshot.run(stream, mode, data, out, scheme, decrypt)
-
-    def _context(self, mode: Any, iv: Any, padding: Any, decrypt: bool) -> CipherContext:
-        mode, stream = self._stream(mode, iv, decrypt)
-        scheme = arguments.check_padding(mode, padding, decrypt)
-        return CipherContext(stream, mode, scheme, decrypt)
 
 
 class DES(_BlockCipher):

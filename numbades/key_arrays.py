@@ -22,7 +22,7 @@ import numpy as np
 
 from .cipher import DES, TripleDES
 from .modes import key_rows
-from .modes.buffers import is_u64, plain_array
+from .modes.memory import is_u64, plain_array
 from .tuning import policy
 
 Keys = Any  # (N, 8|16|24) uint8 array, a sequence of bytes-like keys, or (DES) an (N,) uint64 array

@@ -56,6 +56,8 @@ def test_the_contracts_are_kept():
         ("payments/emv.py", "from ..modes import buffers  # beneath the public objects\n",
          "The payments jobs use only the public cipher objects"),
         ("mac/rows.py", "from .. import payments  # upward\n", "Layers"),
+        ("modes/rows.py", "from . import buffers  # the other input shape\n", "modes:"),
+        ("modes/buffers.py", "from . import stream  # upward inside modes\n", "modes:"),
     ],
 )
 def test_a_breach_is_reported(tmp_path, module, line, contract):

@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 import numbades
 
-VARIANTS = numbades.variants()
+from .catalogue import ENGINES as VARIANTS
 
 
 @settings(max_examples=30, deadline=None)

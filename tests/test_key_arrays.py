@@ -19,6 +19,7 @@ from numbades.des.keybits import ROUND_KEY_BITS
 from numbades.des.keyschedule_ref import subkeys48
 from numbades.tuning import policy
 
+from .catalogue import MANY_MODES as MODES
 from .oracle import pycryptodome
 
 THRESHOLD = policy.KEY_ROWS_BITSLICE_MIN_ROWS
@@ -32,7 +33,6 @@ def test_auto_picks_by_rows_and_blocks():
     assert policy.pick_key_rows(auto, ecb, THRESHOLD, 1) == "bitslice"
     assert policy.pick_key_rows(auto, ecb, LONG - 1, 2) != "bitslice"
     assert policy.pick_key_rows(auto, ecb, LONG, 2) == "bitslice"
-MODES = ["ecb", "cbc", "cfb", "ofb", "ctr"]
 
 
 def test_round_key_bits_are_the_key_schedule():

@@ -4,11 +4,15 @@
 raised before any kernel runs; out= is never half-written."
 """
 
+import array
+
 import numpy as np
 import pytest
+from Crypto.Cipher import DES3
 
 import numbades
 
+from .catalogue import ANY_LENGTH_MODES, BLOCK_MODES, IV_MODES, MODES, PADDED_MODES
 from .oracle import ref_encrypt
 
 K8 = bytes.fromhex("0123456789abcdef")
@@ -16,8 +20,6 @@ K2 = bytes.fromhex("fedcba9876543210")
 K3 = bytes.fromhex("89abcdef01234567")
 IV = bytes(range(8))
 DATA = bytes(range(32))
-MODES = ["ecb", "cbc", "cfb", "cfb8", "ofb", "ctr"]
-IV_MODES = MODES[1:]
 
 
 def _ciphers():
@@ -77,7 +79,7 @@ def test_unknown_mode(mode):
             f(DATA, mode, iv=IV)
 
 
-@pytest.mark.parametrize("mode", ["cfb", "cfb8", "ofb", "ctr", "cfb1"])
+@pytest.mark.parametrize("mode", ANY_LENGTH_MODES)
 def test_padding_refused_for_stream_modes(mode):
     for f in _each():
         with pytest.raises(ValueError, match=r"(?i)pad"):
@@ -85,7 +87,7 @@ def test_padding_refused_for_stream_modes(mode):
 
 
 @pytest.mark.parametrize("padding", ["pkcs5", "PKCS7", "zero", "x923", "ISO7816", ""])
-@pytest.mark.parametrize("mode", ["ecb", "cbc"])
+@pytest.mark.parametrize("mode", PADDED_MODES)
 def test_unknown_padding(mode, padding):
     kw = {} if mode == "ecb" else {"iv": IV}
     for f in _each():
@@ -93,7 +95,7 @@ def test_unknown_padding(mode, padding):
             f(DATA, mode, padding=padding, **kw)
 
 
-@pytest.mark.parametrize("mode", ["ecb", "cbc"])
+@pytest.mark.parametrize("mode", BLOCK_MODES)
 @pytest.mark.parametrize("dtype", [np.uint64, ">u8"])
 def test_padding_with_uint64_input(mode, dtype):
     kw = {} if mode == "ecb" else {"iv": IV}
@@ -104,7 +106,7 @@ def test_padding_with_uint64_input(mode, dtype):
                 f(words, mode, padding="pkcs7", **kw)
 
 
-@pytest.mark.parametrize("mode", ["ecb", "cbc"])
+@pytest.mark.parametrize("mode", BLOCK_MODES)
 @pytest.mark.parametrize("n", [1, 7, 9, 31])
 def test_partial_block_without_padding(mode, n):
     kw = {} if mode == "ecb" else {"iv": IV}
@@ -115,7 +117,7 @@ def test_partial_block_without_padding(mode, n):
                     f(data, mode, **kw)
 
 
-@pytest.mark.parametrize("mode", ["ecb", "cbc"])
+@pytest.mark.parametrize("mode", BLOCK_MODES)
 @pytest.mark.parametrize("n", [0, 12, 17])
 def test_padded_decrypt_of_bad_length(mode, n):
     kw = {} if mode == "ecb" else {"iv": IV}
@@ -171,6 +173,31 @@ def test_triple_des_key_types(key):
         numbades.TripleDES(key)
 
 
+@pytest.mark.parametrize("bad", [5, 8, 0, "0123456789abcdef", [1] * 8, None, 1.5])
+def test_key_helpers_take_bytes_only(bad):
+    for helper in (numbades.set_odd_parity, numbades.has_odd_parity,
+                   numbades.is_weak_key, numbades.is_semi_weak_key):
+        with pytest.raises(TypeError, match="bytes-like"):
+            helper(bad)
+
+
+def test_empty_key_is_a_value_error():
+    for helper in (numbades.set_odd_parity, numbades.has_odd_parity):
+        with pytest.raises(ValueError, match="empty"):
+            helper(b"")
+
+
+def test_parity_helpers_on_every_key_size():
+    for size in (8, 16, 24):
+        key = bytes(range(1, 1 + size))
+        fixed = numbades.set_odd_parity(key)
+        assert numbades.has_odd_parity(fixed)
+        assert all(b.bit_count() % 2 == 1 for b in fixed)
+        assert bytes(a & 0xFE for a in fixed) == bytes(a & 0xFE for a in key)
+        if size > 8:
+            assert fixed == DES3.adjust_key_parity(key)
+
+
 def test_check_parity():
     good = numbades.set_odd_parity(K8 + K2 + K3)
     numbades.TripleDES(good, check_parity=True)
@@ -202,6 +229,50 @@ def test_out_wrong_size_untouched(mode):
                 assert (arr == 0xA5).all()
 
 
+def test_any_writable_contiguous_buffer_is_an_out():
+    c = numbades.DES(K8)
+    out = array.array("B", bytes(16))
+    assert c.encrypt(bytes(16), out=out) is out
+    assert out.tobytes() == ref_encrypt(K8, "ecb", None, bytes(16))
+    with pytest.raises(TypeError, match="writable buffer"):
+        c.encrypt(bytes(16), out=[0] * 16)
+    with pytest.raises(ValueError, match="C-contiguous"):
+        c.encrypt(bytes(16), out=memoryview(bytearray(32))[::2])
+
+
+# The same mistake is the same error in every call that takes out= (docs/api.md: "every
+# wrong type is a TypeError"): one message, rows of messages, rows under a key array.
+def _out_calls():
+    c, keys = numbades.DES(K8), numbades.DESArray([K8, K2])
+    return [lambda data, out: c.encrypt(data, out=out),
+            lambda data, out: c.encrypt_many(data, out=out),
+            lambda data, out: keys.encrypt(data, out=out)]
+
+
+@pytest.mark.parametrize("dtype", ["<u8", ">u8"])
+def test_out_of_the_other_byte_order_is_a_type_error(dtype):
+    data = np.arange(4, dtype=dtype).reshape(2, 2)
+    for call in _out_calls():
+        out = np.zeros((2, 2), np.dtype(dtype).newbyteorder())
+        with pytest.raises(TypeError, match="dtype"):
+            call(data, out)
+        assert not out.any()
+
+
+def test_out_of_another_kind_is_a_type_error():
+    for call in _out_calls():
+        for data, out in ((np.zeros((2, 2), np.uint64), np.zeros((2, 16), np.uint8)),
+                          (np.zeros((2, 16), np.uint8), np.zeros((2, 2), np.uint64))):
+            with pytest.raises(TypeError, match="dtype"):
+                call(data, out)
+            assert not out.any()
+    c = numbades.DES(K8)
+    with pytest.raises(TypeError):
+        c.encrypt(bytes(32), out=np.zeros(4, np.uint64))
+    with pytest.raises(TypeError):
+        c.encrypt(np.zeros(4, np.uint64), out=bytearray(32))
+
+
 @pytest.mark.parametrize("mode", MODES)
 def test_out_read_only_untouched(mode):
     kw = {} if mode == "ecb" else {"iv": IV}
@@ -219,17 +290,33 @@ def test_out_read_only_untouched(mode):
                 f(DATA, mode, out=mv, **kw)
 
 
-@pytest.mark.parametrize("mode", ["ecb", "cbc"])
+@pytest.mark.parametrize("mode", BLOCK_MODES)
 def test_padded_out_untouched_on_bad_padding(mode):
-    """Padded decryption checks the padding before copying into out."""
+    """Padded decryption checks the padding before the exact out size, and before copying.
+
+    An out of a possible unpadded length (16 to 23 bytes for 24) hears of
+    the padding; an impossible one is refused before any work.
+    """
     kw = {} if mode == "ecb" else {"iv": IV}
     c = numbades.DES(K8)
     ct = c.encrypt(bytes(24), mode, **kw)  # decrypts to zeros: pad byte 0 is invalid
-    for size in (24, 16, 23):
+    for size, match in ((24, "out"), (15, "out"), (16, "padding"), (23, "padding"),
+                        (20, "padding")):
         out = bytearray(b"\xa5" * size)
-        with pytest.raises(ValueError):
+        with pytest.raises(ValueError, match=match):
             c.decrypt(ct, mode, padding="pkcs7", out=out, **kw)
         assert out == bytearray(b"\xa5" * size)
+
+
+def test_padded_out_size_error_does_not_state_the_length():
+    c = numbades.DES(K8)
+    ct = c.encrypt(b"abc", "cbc", iv=bytes(8), padding="pkcs7")
+    out = bytearray(5)  # a length the ciphertext allows (1..7), but not the right one
+    with pytest.raises(ValueError) as info:
+        c.decrypt(ct, "cbc", iv=bytes(8), padding="pkcs7", out=out)
+    assert "3" not in str(info.value)
+    assert out == bytearray(5)
+    assert c.decrypt(ct, "cbc", iv=bytes(8), padding="pkcs7", out=bytearray(3)) == b"abc"
 
 
 def test_cfb8_refused_by_bitslice():
@@ -239,9 +326,22 @@ def test_cfb8_refused_by_bitslice():
                 f(DATA, "cfb8", iv=IV)
 
 
+def test_environment_bitslice_does_not_break_cfb8(monkeypatch):
+    """NUMBADES_VARIANT steers auto; it does not force an engine that lacks the mode."""
+    monkeypatch.setenv("NUMBADES_VARIANT", "bitslice")
+    c = numbades.DES(K8)
+    data = bytes(range(40))
+    assert c.encrypt(data, "cfb8", iv=bytes(8)) == ref_encrypt(K8, "cfb8", bytes(8), data)
+
+
 def test_unknown_variant():
     with pytest.raises(ValueError, match=r"(?i)variant"):
         numbades.TripleDES(K8 + K2, "simd")
+
+
+def test_empty_variant_variable_means_unset(monkeypatch):
+    monkeypatch.setenv("NUMBADES_VARIANT", "")
+    assert numbades.DES(K8).variant == "auto"
 
 
 def test_repr_hides_key():

@@ -13,12 +13,20 @@ from hypothesis import strategies as st
 
 import numbades
 
+from .catalogue import (
+    ANY_LENGTH_MODES,
+    ENGINE_MODES,
+    ENGINES,
+    EVERY_MODE,
+    MANY_MODES,
+    MODES,
+    PADDED_MODES,
+    TABLE,
+)
+from .catalogue import BYTE_MODES as ANY_LENGTH
 from .oracle import pycryptodome, random_key, ref_decrypt, ref_encrypt
 
-MODES = ["ecb", "cbc", "cfb", "cfb8", "ofb", "ctr"]
-ANY_LENGTH = {"cfb", "cfb8", "ofb", "ctr"}
 KEY_SIZES = [8, 16, 24]
-TABLE = [v for v in numbades.variants() if v != "bitslice"]
 # auto, bitslice and three table variants spread over the family (all 12 get the CAVP files)
 VARIANTS = ["auto", "bitslice", TABLE[0], TABLE[5], TABLE[-1]]
 KINDS = ["bytes", "bytearray", "memoryview", "u8", "u8-2d", "u64", "u64-be"]
@@ -66,7 +74,7 @@ def _same_kind(got, like):
 
 
 @st.composite
-def cases(draw, modes=tuple(MODES), max_blocks=40):
+def cases(draw, modes=MODES, max_blocks=40):
     mode = draw(st.sampled_from(modes))
     ksize = draw(st.sampled_from(KEY_SIZES))
     if mode in ANY_LENGTH:
@@ -316,3 +324,38 @@ def test_keys_as_any_bytes_like():
     # parity bits are ignored
     flipped = bytes(b ^ 1 for b in key)
     assert numbades.TripleDES(flipped).encrypt(data) == expected
+
+
+def test_the_catalogue_is_the_librarys():
+    """The tests' lists of modes and engines (tests/catalogue.py) are the library's."""
+    from numbades.modes import arguments
+
+    assert set(EVERY_MODE) == set(arguments.MODES)
+    assert set(PADDED_MODES) == set(arguments.PADDED_MODES)
+    assert set(ANY_LENGTH_MODES) == set(arguments.BYTE_MODES)
+    assert set(MANY_MODES) == set(arguments.MANY_MODES)
+    assert list(ENGINES) == numbades.variants()
+
+
+@pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.parametrize("key_size", [8, 24])
+def test_ctr_on_every_engine(engine, key_size):
+    rng = np.random.default_rng(key_size)
+    key = random_key(rng, key_size)
+    iv = (2**64 - 5).to_bytes(8, "big")  # wraps within the message
+    for n in (5, 8 * 300 + 3):
+        data = rng.bytes(n)
+        c = _cipher(key, engine)
+        assert c.encrypt(data, "ctr", iv=iv) == ref_encrypt(key, "ctr", iv, data)
+        assert c.decrypt(data, "ctr", iv=iv) == ref_encrypt(key, "ctr", iv, data)
+
+
+@pytest.mark.parametrize(("engine", "mode"), [p for p in ENGINE_MODES if p[0] != "auto"])
+def test_every_engine_and_mode_against_the_oracle(engine, mode):
+    rng = np.random.default_rng(len(engine) * 7 + len(mode))
+    key, iv = random_key(rng, 16), rng.bytes(8)
+    data = rng.bytes(8 * 70 + (5 if mode in ANY_LENGTH else 0))
+    c = _cipher(key, engine)
+    ct = c.encrypt(data, mode, **_kw(mode, iv))
+    assert ct == ref_encrypt(key, mode, iv, data)
+    assert c.decrypt(ct, mode, **_kw(mode, iv)) == data

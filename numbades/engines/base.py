@@ -9,8 +9,9 @@ Words and byte order: ``swap=True`` means each word is its block value
 byte-swapped (raw little-endian memory holding the block's bytes);
 ``swap=False`` means each word is the block value.  Chaining values (IVs,
 counters) cross the interface as Python ints holding block values.  Inputs
-arrive as read-only views (``modes.buffers.read_only``), so each kernel has
-one signature, which ``warm_up`` compiles and ``ready`` looks for.
+arrive as read-only views (:func:`read_only`, the calling convention), so
+each kernel has one signature, which ``warm_up`` compiles and ``ready``
+looks for.
 """
 
 from __future__ import annotations
@@ -20,6 +21,23 @@ from typing import Any, NamedTuple, Protocol
 import numpy as np
 
 from . import chains
+
+
+def read_only(src: np.ndarray) -> np.ndarray:
+    """``src`` as a read-only view: how every caller hands an engine its input.
+
+    Numba compiles one version of a kernel per argument type, and a
+    read-only array (the view of a ``bytes`` input) is another type than a
+    writable one.  Handing every input over read-only gives each kernel one
+    signature, so it compiles (and loads from the cache) once, whatever the
+    input kind.  Kernels never write their input, and read-only does not let
+    Numba assume it does not alias the output, so in-place calls stay right.
+    """
+    if not src.flags.writeable:
+        return src
+    view = src.view()
+    view.flags.writeable = False
+    return view
 
 
 class Engine(Protocol):

@@ -1,10 +1,15 @@
-"""Modes of operation over the engines: one chaining core, three ways in.
+"""Modes of operation over the engines: one chaining core, its ways in, two input shapes.
 
-``buffers`` normalises every input and ``out=`` (the one place that
-protects the unchecked kernels); ``arguments`` checks modes, IVs and padding
-options; ``stream`` is the chaining core, one direction of one mode fed in
-pieces of any length, which asks ``tuning.policy`` for an engine per piece;
-``padding`` is PKCS#7.  Over the core: ``oneshot`` (``encrypt``/``decrypt``
-of whole buffers), ``contexts`` (streaming ``update``/``finalize``) and
-``batch`` (many equal-length messages, one IV each).
+``arguments`` checks modes, IVs and padding options (the one place);
+``stream`` is the chaining core, one direction of one mode fed in pieces of
+any length (``feed_bytes``, ``feed_block_bytes``, ``feed_words``), which
+asks ``tuning.policy`` for an engine per piece; ``padding`` is PKCS#7.
+Input and ``out=`` come in two shapes, each normalised and checked in one
+module before any kernel runs: ``buffers`` (one flat message) and ``rows``
+(2-D: many messages, key-array rows, their IVs), which share only
+``memory`` (plain arrays, byte order, writable views).  The ways in:
+``oneshot`` (``encrypt``/``decrypt`` of whole buffers; ``small`` is its
+short path for small ``bytes``), ``contexts`` (streaming ``update``/
+``finalize``), ``batch`` (many equal-length messages, one IV each),
+``key_rows`` (message i under key i) and ``crypt3`` (crypt(3) batches).
 """

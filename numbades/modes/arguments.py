@@ -1,12 +1,13 @@
 """Checks of the mode arguments every entry point shares: mode, IV, padding.
 
 Each returns the validated value or raises ``TypeError`` (wrong type) or
-``ValueError`` (wrong value) naming the problem, before any work is done.
+``ValueError`` (wrong value) naming the problem, before any work is done;
+``check_call`` runs the three for a one-shot call or a streaming context.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from ..engines.chains import MODES
 from .padding import REMOVABLE, SCHEMES
@@ -20,8 +21,13 @@ PADDINGS = SCHEMES
 #: byte / bit, PCBC has no batch path).
 MANY_MODES = ("ecb", "cbc", "cfb", "ofb", "ctr")
 
-__all__ = ["BYTE_MODES", "MANY_MODES", "MODES", "PADDED_MODES", "PADDINGS", "check_iv",
-           "check_mode", "check_padding"]
+__all__ = ["BYTE_MODES", "MANY_MODES", "MODES", "PADDED_MODES", "PADDINGS", "Call", "check_call",
+           "check_iv", "check_mode", "check_padding", "takes_whole_blocks"]
+
+
+def takes_whole_blocks(mode: str) -> bool:
+    """The mode takes whole 8-byte blocks only (without padding)."""
+    return mode not in BYTE_MODES
 
 
 def check_mode(mode: Any, allowed: tuple[str, ...] = MODES, what: str = "") -> str:
@@ -64,3 +70,18 @@ def check_padding(mode: str, padding: Any, decrypt: bool = False) -> str | None:
     if mode not in PADDED_MODES:
         raise ValueError(f"mode {mode!r} takes any length and no padding")
     return padding if not decrypt or padding in REMOVABLE else None
+
+
+class Call(NamedTuple):
+    """The checked arguments of a one-shot call or a streaming context."""
+
+    mode: str
+    iv: int | None  # the IV as a block value; None for ECB
+    padding: str | None  # the padding scheme (``modes.padding``) to apply, or None
+
+
+def check_call(mode: Any, iv: Any, padding: Any, decrypt: bool) -> Call:
+    """Mode, then IV, then padding, each checked (``encrypt``/``decrypt``/``encryptor``)."""
+    mode = check_mode(mode)
+    iv_value = check_iv(mode, iv)
+    return Call(mode, iv_value, check_padding(mode, padding, decrypt))

@@ -1,10 +1,11 @@
-"""Input checks and conversions shared by the cipher objects: the one place input is normalised.
+"""Flat buffers: one message's input and ``out=`` (``encrypt``/``decrypt``, streaming updates).
 
 Everything is validated here before any kernel runs, so bad input raises a
 clear ``TypeError``/``ValueError`` and ``out=`` is never half-written.  The
 kernels are unchecked: they trust that what they get is a 1-D, C-contiguous
 array of exactly the length they are told, so every rule that protects them
-lives in this module:
+on this path lives in this module (2-D rows have theirs in ``rows``; what
+both share, plain arrays and byte order, is in ``memory``):
 
 - NumPy subclasses are viewed as plain ``ndarray`` before anything else
   (``np.memmap`` and other plain subclasses work exactly like the base
@@ -15,10 +16,10 @@ lives in this module:
 - ``out=`` has the result's representation: the input's dtype (byte order
   included) for arrays, raw bytes for byte input.
 
-Kernels see 1-D uint64 *words*.  For byte input (and big-endian uint64
-arrays) a word's memory holds the 8 block bytes, so on a little-endian
-machine the word is the block value byte-swapped (``swap=True``); a native
-uint64 array holds block values directly (``swap=False``).
+A call is ``as_data`` (the input), ``output`` (where the result goes), the
+stream, then ``finish``; a result whose length is known only once it is
+computed (padded decryption) is made in scratch and handed over by
+``deliver`` into ``out_bytes``.
 """
 
 from __future__ import annotations
@@ -29,32 +30,15 @@ from typing import Any
 
 import numpy as np
 
-_LITTLE = sys.byteorder == "little"
-
-#: ndarray subclasses whose elements or shape mean something the bytes do not.
-_REFUSED_SUBCLASSES = (np.matrix, np.ma.MaskedArray)
-
-
-def plain_array(arr: np.ndarray, name: str) -> np.ndarray:
-    """``arr`` as a base-class ``ndarray`` view, or ``TypeError`` for refused subclasses.
-
-    Subclass methods (``reshape`` keeping ``np.matrix`` 2-D, masked values)
-    would otherwise change what a "flat view" is under the kernels' feet.
-    """
-    if type(arr) is np.ndarray:
-        return arr
-    if isinstance(arr, _REFUSED_SUBCLASSES):
-        kind = "np.matrix" if isinstance(arr, np.matrix) else "a masked array"
-        hint = "np.asarray(x)" if isinstance(arr, np.matrix) else "x.filled(...)"
-        raise TypeError(
-            f"{name} is {kind}, which numbades does not take: pass {hint} (a plain ndarray)"
-        )
-    return arr.view(np.ndarray)
-
-
-def is_u64(dtype: np.dtype) -> bool:
-    """A 64-bit unsigned dtype of either byte order (one block per element)."""
-    return dtype.kind == "u" and dtype.itemsize == 8
+from .memory import (
+    LITTLE,
+    buffer_bytes,
+    is_u64,
+    partly_overlap,
+    plain_array,
+    swap_of,
+    writable_bytes,
+)
 
 
 @dataclass
@@ -77,17 +61,9 @@ class Data:
 
     def block_bytes(self) -> np.ndarray:
         """The blocks' bytes in FIPS order (a copy for native uint64 arrays)."""
-        if self.swap == _LITTLE:  # memory already holds block bytes
+        if self.swap == LITTLE:  # memory already holds block bytes
             return self.raw
         return self.raw.view(self.template.dtype).astype(">u8").view(np.uint8)
-
-
-def _buffer_bytes(mv: memoryview) -> np.ndarray:
-    """A memoryview's bytes as a 1-D uint8 array: a view when contiguous, else a copy."""
-    if not mv.c_contiguous:
-        return np.frombuffer(mv.tobytes(), dtype=np.uint8)
-    return np.frombuffer(mv.cast("B") if mv.format != "B" or mv.ndim != 1 else mv,
-                         dtype=np.uint8)
 
 
 def as_data(data: Any) -> Data:
@@ -95,18 +71,18 @@ def as_data(data: Any) -> Data:
     if isinstance(data, np.ndarray):
         arr = plain_array(data, "data")
         if arr.dtype == np.uint8:
-            return Data(np.ascontiguousarray(arr).reshape(-1), _LITTLE, "array", arr)
+            return Data(np.ascontiguousarray(arr).reshape(-1), LITTLE, "array", arr)
         if is_u64(arr.dtype):
             raw = np.ascontiguousarray(arr).reshape(-1).view(np.uint8)
-            return Data(raw, not arr.dtype.isnative, "array", arr)
+            return Data(raw, swap_of(arr.dtype), "array", arr)
         raise TypeError(
             f"unsupported array dtype {arr.dtype}: use uint8 (raw bytes) "
             "or uint64 (one big-endian block per element)"
         )
     if isinstance(data, (bytes, bytearray, memoryview)):
-        raw = _buffer_bytes(memoryview(data))
+        raw = buffer_bytes(memoryview(data))
         kind = "memoryview" if isinstance(data, memoryview) else type(data).__name__
-        return Data(raw, _LITTLE, kind, None)
+        return Data(raw, LITTLE, kind, None)
     raise TypeError(
         f"data must be bytes, bytearray, memoryview or a uint8/uint64 NumPy array, "
         f"not {type(data).__name__}"
@@ -118,39 +94,7 @@ def require_whole_blocks(data: Data, why: str) -> None:
         raise ValueError(f"data is {data.nbytes} bytes, not a multiple of the 8-byte block ({why})")
 
 
-def writable_bytes(out: Any, name: str = "out") -> np.ndarray:
-    """``out`` as a writable 1-D uint8 view of its memory, or a clear error.
-
-    Takes a uint8 or uint64 array (of any plain subclass) or any object with
-    a writable, C-contiguous buffer (bytearray, memoryview, ``array.array``).
-    """
-    if isinstance(out, np.ndarray):
-        arr = plain_array(out, name)
-        if arr.dtype != np.uint8 and not is_u64(arr.dtype):
-            raise TypeError(f"unsupported {name} dtype {arr.dtype}: use uint8 or uint64")
-    elif isinstance(out, bytes):
-        raise TypeError(f"{name} is bytes, which is read-only: use a bytearray or an array")
-    else:
-        try:
-            mv = memoryview(out)
-        except TypeError:
-            raise TypeError(
-                f"{name} must be a NumPy array or an object with a writable buffer "
-                f"(bytearray, memoryview, array.array), not {type(out).__name__}"
-            ) from None
-        if mv.readonly:
-            raise TypeError(f"{name} is read-only")
-        if not mv.c_contiguous:
-            raise ValueError(f"{name} must be C-contiguous")
-        arr = _buffer_bytes(mv)
-    if not arr.flags.writeable:
-        raise TypeError(f"{name} is read-only")
-    if not arr.flags.c_contiguous:
-        raise ValueError(f"{name} must be C-contiguous")
-    return arr.reshape(-1).view(np.uint8)
-
-
-def check_out_kind(data: Data, out: Any) -> None:
+def _check_out_kind(data: Data, out: Any) -> None:
     """``out`` must hold the result in the input's representation (``TypeError`` if not).
 
     A uint64 input needs a uint64 ``out`` of the same byte order (another
@@ -170,29 +114,6 @@ def check_out_kind(data: Data, out: Any) -> None:
             f"out (dtype {out.dtype.str}) must hold bytes for byte input: "
             "use a uint8 array or a byte buffer"
         )
-
-
-def read_only(src: np.ndarray) -> np.ndarray:
-    """``src`` as a read-only view: how every kernel receives its input.
-
-    Numba compiles one version of a kernel per argument type, and a
-    read-only array (the view of a ``bytes`` input) is another type than a
-    writable one.  Handing every input over read-only gives each kernel one
-    signature, so it compiles (and loads from the cache) once, whatever the
-    input kind.  Kernels never write their input, and read-only does not let
-    Numba assume it does not alias the output, so in-place calls stay right.
-    """
-    if not src.flags.writeable:
-        return src
-    view = src.view()
-    view.flags.writeable = False
-    return view
-
-
-def same_memory(a: np.ndarray, b: np.ndarray) -> bool:
-    """Two 1-D contiguous arrays over exactly the same bytes (an in-place call)."""
-    return (a.__array_interface__["data"][0] == b.__array_interface__["data"][0]
-            and a.nbytes == b.nbytes)
 
 
 @dataclass
@@ -250,6 +171,15 @@ def _fresh_bytes_object(kind: str, nbytes: int) -> tuple[Any, np.ndarray] | None
     return obj, np.asarray(_Memory(as_string(obj), nbytes))
 
 
+def out_bytes(data: Data, out: Any) -> np.ndarray | None:
+    """``out``'s bytes, checked to be writable and of the result's kind (None without ``out``)."""
+    if out is None:
+        return None
+    target = writable_bytes(out)
+    _check_out_kind(data, out)
+    return target
+
+
 def output(data: Data, nbytes: int, out: Any) -> Destination:
     """Destination of a result ``nbytes`` long.
 
@@ -272,11 +202,10 @@ def output(data: Data, nbytes: int, out: Any) -> Destination:
                 obj, view = made
                 return Destination(view, memoryview(obj) if data.kind == "memoryview" else obj)
         return Destination(np.empty(nbytes, dtype=np.uint8), None)
-    arr = writable_bytes(out)
-    check_out_kind(data, out)
+    arr = out_bytes(data, out)
     if arr.size != nbytes:
         raise ValueError(f"out holds {arr.size} bytes, the result needs {nbytes}")
-    if np.may_share_memory(arr, data.raw) and not same_memory(arr, data.raw):
+    if partly_overlap(arr, data.raw):
         return Destination(np.empty(nbytes, dtype=np.uint8), out, arr)
     return Destination(arr, out)
 
@@ -288,141 +217,24 @@ def finish(data: Data, dst: Destination, out: Any) -> Any:
         return out
     if dst.result is not None:  # an array, or a bytes-like object written in place
         return dst.result
+    return _as_input_kind(data, dst.bytes)
+
+
+def deliver(data: Data, result: np.ndarray, out: Any, target: np.ndarray | None) -> Any:
+    """Hand over a result made in scratch: copied into ``out`` (``target``, its
+    bytes from :func:`out_bytes`, exactly as long), or returned as the input's type."""
+    if target is not None:
+        target[:] = result
+        return out
+    return _as_input_kind(data, result)
+
+
+def _as_input_kind(data: Data, result: np.ndarray) -> Any:
+    """A new object of the input's kind holding ``result``'s bytes (a 1-D array for arrays)."""
+    if data.kind == "array":
+        return result.copy()
     if data.kind == "bytearray":
-        return bytearray(dst.bytes.data)
+        return bytearray(result.data)
     if data.kind == "memoryview":
-        return memoryview(dst.bytes.tobytes())
-    return dst.bytes.tobytes()
-
-
-# ------------------------------------------------------------------ key arrays
-
-
-@dataclass
-class Rows:
-    """Input of a key-array call: one message per key, or one message for every key.
-
-    ``words`` is the (rows, blocks) uint64 array the kernels read (a view of
-    the input, or a zero-padded copy when rows end in a partial block), or
-    None when one ``message`` (a private (blocks,) copy) is broadcast.
-    """
-
-    words: np.ndarray | None
-    message: np.ndarray | None
-    swap: bool
-    shape: tuple[int, ...]  # the result's
-    dtype: np.dtype  # the result's
-    row_bytes: int  # bytes of each result row (the last block may be partial)
-
-    @property
-    def blocks(self) -> int:
-        return -(-self.row_bytes // 8)
-
-
-def _padded_words(arr: np.ndarray, blocks: int) -> np.ndarray:
-    """uint8 rows (r, n) as (r, blocks) words, zero-padded to whole blocks (a copy if needed)."""
-    if arr.shape[1] == 8 * blocks:
-        return np.ascontiguousarray(arr).view(np.uint64)
-    padded = np.zeros((arr.shape[0], 8 * blocks), dtype=np.uint8)
-    padded[:, :arr.shape[1]] = arr
-    return padded.view(np.uint64)
-
-
-def key_rows_data(data: Any, rows: int) -> Rows:
-    """Check ``data`` of a key-array call with ``rows`` keys.
-
-    uint8 (rows, n) arrays are one message per key; bytes-like input, uint8
-    (n,) and (1, n) arrays one message for every key (result (rows, n));
-    uint64 (rows,) arrays one block per key, (rows, b) one message per key
-    and (1, b) one message for every key.
-    """
-    if isinstance(data, (bytes, bytearray, memoryview)):
-        arr = _buffer_bytes(memoryview(data))
-    elif isinstance(data, np.ndarray):
-        arr = plain_array(data, "data")
-    else:
-        raise TypeError(
-            "data must be a uint8/uint64 NumPy array or bytes-like (one message for every "
-            f"key), not {type(data).__name__}"
-        )
-    if arr.dtype == np.uint8:
-        swap, dtype = _LITTLE, np.dtype(np.uint8)
-    elif is_u64(arr.dtype):
-        swap, dtype = not arr.dtype.isnative, arr.dtype
-    else:
-        raise TypeError(
-            f"unsupported data dtype {arr.dtype}: use uint8 (raw bytes) "
-            "or uint64 (one big-endian block per element)"
-        )
-    if arr.ndim not in (1, 2):
-        raise ValueError(f"data must be 1-D or 2-D (rows, bytes or blocks), got {arr.ndim}-D")
-    words_per_item = 1 if dtype.itemsize == 8 else 0
-    if arr.ndim == 1 and words_per_item:  # one block per key
-        if arr.shape[0] != rows:
-            raise ValueError(
-                f"a 1-D uint64 data array holds one block per key: shape ({rows},) for "
-                f"{rows} keys, got {arr.shape} (one message for every key: shape (1, blocks))"
-            )
-        return Rows(np.ascontiguousarray(arr).view(np.uint64).reshape(rows, 1), None, swap,
-                    (rows,), dtype, 8)
-    if arr.ndim == 1 or (arr.shape[0] == 1 and rows != 1):  # one message for every key
-        message = arr.reshape(-1)
-        row_bytes = message.size * dtype.itemsize
-        blocks = -(-row_bytes // 8)
-        own = np.zeros(8 * blocks, dtype=np.uint8)
-        own[:row_bytes] = message.view(np.uint8)
-        return Rows(None, own.view(np.uint64), swap, (rows, message.size), dtype, row_bytes)
-    if arr.shape[0] != rows:
-        raise ValueError(f"data has {arr.shape[0]} rows for {rows} keys (one message per key)")
-    row_bytes = arr.shape[1] * dtype.itemsize
-    raw = np.ascontiguousarray(arr).view(np.uint8).reshape(rows, row_bytes)
-    return Rows(_padded_words(raw, -(-row_bytes // 8)), None, swap, arr.shape, dtype, row_bytes)
-
-
-@dataclass
-class RowsDestination:
-    """Where a key-array kernel writes, what the call returns, and what is left to copy."""
-
-    words: np.ndarray  # (rows, blocks) uint64, C-contiguous: where the kernels write
-    result: np.ndarray  # returned (out, or a new array)
-    target: np.ndarray | None  # result's bytes as (rows, row_bytes) when words is scratch
-
-    def commit(self) -> None:
-        if self.target is not None:
-            self.target[:] = self.words.view(np.uint8)[:, :self.target.shape[1]]
-
-
-def key_rows_output(rows: Rows, out: Any) -> RowsDestination:
-    """The destination of a key-array result, ``out`` checked (``TypeError``/``ValueError``).
-
-    Scratch is used (and copied at the end) when rows end in a partial
-    block, or when ``out`` overlaps the input without being it.
-    """
-    n = rows.shape[0]
-    if out is None:
-        result = np.empty(rows.shape, rows.dtype)
-    else:
-        if not isinstance(out, np.ndarray):
-            raise TypeError(f"out must be a NumPy array, not {type(out).__name__}")
-        result = plain_array(out, "out")
-        if result.dtype != rows.dtype:
-            raise TypeError(
-                f"out (dtype {result.dtype.str}) must have the result's dtype {rows.dtype.str}"
-            )
-        if result.shape != rows.shape:
-            raise ValueError(f"out must have the result's shape {rows.shape}, got {result.shape}")
-        if not result.flags.writeable:
-            raise TypeError("out is read-only")
-        if not result.flags.c_contiguous:
-            raise ValueError("out must be C-contiguous")
-        result = out
-    target = plain_array(result, "out").view(np.uint8).reshape(n, rows.row_bytes)
-    whole = rows.row_bytes % 8 == 0
-    if whole and rows.words is None:  # broadcast: the message is a private copy
-        return RowsDestination(target.view(np.uint64), result, None)
-    if whole and (not np.may_share_memory(target, rows.words)
-                  or same_memory(target.reshape(-1), rows.words.reshape(-1).view(np.uint8))):
-        return RowsDestination(target.view(np.uint64), result, None)
-    if rows.words is not None and not np.may_share_memory(rows.words, target) and not whole:
-        return RowsDestination(rows.words, result, target)  # the padded copy is ours
-    return RowsDestination(np.empty((n, rows.blocks), dtype=np.uint64), result, target)
+        return memoryview(result.tobytes())
+    return result.tobytes()

@@ -13,8 +13,12 @@ from typing import Any
 
 import numpy as np
 
-from . import buffers, padding
-from .arguments import BYTE_MODES
+from ..engines.base import Schedule
+from ..tuning import policy
+from . import buffers
+from .arguments import BYTE_MODES, check_call
+from .memory import writable_bytes
+from .padding import pad_block, unpadded_length
 from .stream import Stream
 
 
@@ -57,7 +61,7 @@ class CipherContext:
         """Consume src, writing exactly ``len(dst) == _emit_size(len(src))`` bytes."""
         self._empty = self._empty and src.size == 0
         if not self._blockwise:
-            self._stream.feed(src, dst)
+            self._stream.feed_bytes(src, dst)
             return
         emit = dst.size
         if emit == 0:
@@ -67,10 +71,10 @@ class CipherContext:
         at = 0
         if p:
             first = np.concatenate([self._pending, src[:8 - p]])
-            self._stream.whole(first, dst[:8])
+            self._stream.feed_block_bytes(first, dst[:8])
             src = src[8 - p:]
             at = 8
-        self._stream.whole(src[:emit - at], dst[at:emit])
+        self._stream.feed_block_bytes(src[:emit - at], dst[at:emit])
         self._pending = src[emit - at:].copy()
 
     def update(self, data: Any) -> bytes:
@@ -85,7 +89,7 @@ class CipherContext:
         """Like ``update``, writing into ``out`` (at least ``len(data) + 7`` bytes); returns the count."""
         self._check_open()
         src = buffers.as_data(data).block_bytes()
-        buf = buffers.writable_bytes(out)
+        buf = writable_bytes(out)
         if buf.size < src.size + 7:
             raise ValueError(
                 f"out holds {buf.size} bytes; update_into needs len(data) + 7 = {src.size + 7}"
@@ -111,8 +115,8 @@ class CipherContext:
                 )
             return b""
         if not self._decrypt:
-            last = padding.pad_block(pending, self._padded, self._empty)
-            self._stream.whole(last, last)
+            last = pad_block(pending, self._padded, self._empty)
+            self._stream.feed_block_bytes(last, last)
             return last.tobytes()
         if pending.size != 8:
             raise ValueError(
@@ -120,5 +124,13 @@ class CipherContext:
                 f"({pending.size} bytes are left over)"
             )
         plain = np.empty(8, dtype=np.uint8)
-        self._stream.whole(pending, plain)
-        return plain[:padding.unpadded_length(plain, self._padded)].tobytes()
+        self._stream.feed_block_bytes(pending, plain)
+        return plain[:unpadded_length(plain, self._padded)].tobytes()
+
+
+def open_context(schedule: Schedule, request: policy.Request, mode: Any, iv: Any, padding: Any,
+                 decrypt: bool) -> CipherContext:
+    """A context for one message, its arguments checked (``arguments.check_call``)."""
+    call = check_call(mode, iv, padding, decrypt)
+    stream = Stream(schedule, request, call.mode, decrypt, call.iv)
+    return CipherContext(stream, call.mode, call.padding, decrypt)

@@ -21,9 +21,9 @@ import numpy as np
 from ..des import crypt3 as fmt
 from ..des.keybits import passes
 from ..engines import chains
+from ..engines.base import read_only
 from ..engines.registry import CRYPT3_ENGINES, KEY_ROWS_ENGINES
 from ..tuning import policy
-from .buffers import read_only
 
 _AUTO = policy.Request("auto", forced=False)
 

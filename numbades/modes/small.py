@@ -12,19 +12,17 @@ raises every error), so results and errors are the general path's.
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 from ..engines import chains
 from ..engines.base import Schedule
 from ..engines.registry import ENGINES
 from ..tuning import policy
+from .memory import LITTLE
 
 #: Largest message this path takes: below every ``auto`` threshold, so the
 #: engine choice is the table variant's (or the saved small-size choice).
 LIMIT = 1024
-_SWAP = sys.byteorder == "little"  # bytes hold block values byte-swapped on little-endian
 
 
 def ecb(schedule: Schedule, request: policy.Request, data: bytes, decrypt: bool) -> bytes | None:
@@ -38,5 +36,5 @@ def ecb(schedule: Schedule, request: policy.Request, data: bytes, decrypt: bool)
     chain = chains.ECB_DECRYPT if decrypt else chains.ECB_ENCRYPT
     engine = ENGINES[policy.pick(request, chain, n // 8)]
     out = np.empty(n // 8, np.uint64)
-    engine.ecb(words, out, schedule.form(engine, chain), _SWAP)
+    engine.ecb(words, out, schedule.form(engine, chain), LITTLE)
     return out.tobytes()

@@ -1,5 +1,10 @@
 """The chaining core: one direction of one mode over one message, fed in pieces of any size.
 
+Three ways to feed it, named by what they take: ``feed_bytes`` (bytes in
+FIPS order, any length: the byte modes), ``feed_block_bytes`` (memory bytes
+of whole blocks) and ``feed_words`` (uint64 words of whole blocks, with the
+``swap`` flag, which is what engines take).
+
 A :class:`Stream` keeps the chaining value and, for the byte-oriented modes
 (CFB, OFB, CTR), the unused part of the current keystream block.  The
 one-shot ``encrypt``/``decrypt`` calls, the streaming contexts and nothing
@@ -14,18 +19,15 @@ decision, by the piece's shape.
 
 from __future__ import annotations
 
-import sys
-
 import numpy as np
 
 from ..engines import chains
-from ..engines.base import Schedule
+from ..engines.base import Schedule, read_only
 from ..engines.registry import ENGINES
 from ..tuning import policy
-from .buffers import read_only
+from .memory import LITTLE
 
 _U64 = (1 << 64) - 1
-_LITTLE = sys.byteorder == "little"
 
 
 class Stream:
@@ -47,16 +49,22 @@ class Stream:
 
     # -- whole blocks -------------------------------------------------------
 
-    def blocks(self, src: np.ndarray, dst: np.ndarray, swap: bool) -> None:
-        """Whole blocks of words (dst may be src); no keystream block may be part-used."""
+    def feed_words(self, src: np.ndarray, dst: np.ndarray, swap: bool) -> None:
+        """Whole blocks as 1-D uint64 words (dst may be src); no keystream block may be part-used.
+
+        ``swap``: each word is its block value byte-swapped (see ``memory``).
+        """
         n = src.shape[0]
         if n == 0:
             return
         chain = self._chain
         if chain in chains.REGISTERS:  # a byte- or bit-wise register: run on the blocks' bytes
-            buf = src.copy() if swap == _LITTLE else src.byteswap()
-            self.feed(buf.view(np.uint8), buf.view(np.uint8))
-            dst[:] = buf if swap == _LITTLE else buf.byteswap()
+            if swap == LITTLE:  # the memory holds the block bytes already
+                self.feed_bytes(src.view(np.uint8), dst.view(np.uint8))
+                return
+            buf = src.byteswap()  # native uint64 words: their block bytes, in a copy
+            self.feed_bytes(buf.view(np.uint8), buf.view(np.uint8))
+            dst[:] = buf.byteswap(inplace=True)
             return
         engine = ENGINES[policy.pick(self._request, chain, n)]
         keys = self._schedule.form(engine, chain)
@@ -67,8 +75,8 @@ class Stream:
 
     # -- any length (CFB, CFB-8, OFB, CTR) ----------------------------------
 
-    def feed(self, src: np.ndarray, dst: np.ndarray) -> None:
-        """Bytes in FIPS order, any length, src into dst (same length; may be the same)."""
+    def feed_bytes(self, src: np.ndarray, dst: np.ndarray) -> None:
+        """1-D uint8 bytes in FIPS order, any length, src into dst (same length; may be the same)."""
         n = src.size
         if n == 0:
             return
@@ -81,24 +89,24 @@ class Stream:
         done = self._use_keystream(src, dst, 0)
         whole = (n - done) // 8 * 8
         if whole:
-            self.whole(src[done:done + whole], dst[done:done + whole])
+            self.feed_block_bytes(src[done:done + whole], dst[done:done + whole])
             done += whole
         if done < n:
             self._next_keystream()
             self._use_keystream(src, dst, done)
 
-    def whole(self, src: np.ndarray, dst: np.ndarray, swap: bool = _LITTLE) -> None:
-        """Whole blocks given as memory bytes (a multiple of 8 long; dst may be src).
+    def feed_block_bytes(self, src: np.ndarray, dst: np.ndarray, swap: bool = LITTLE) -> None:
+        """Whole blocks as 1-D uint8 memory (a multiple of 8 bytes long; dst may be src).
 
         ``swap``: the words of this memory are block values byte-swapped
         (block bytes on a little-endian machine).
         """
         src_words, dst_words = src.view(np.uint64), dst.view(np.uint64)
         if src_words.flags.aligned and dst_words.flags.aligned:
-            self.blocks(src_words, dst_words, swap)
+            self.feed_words(src_words, dst_words, swap)
             return
         words = src.copy().view(np.uint64)  # misaligned: one scratch copy, not a recompile
-        self.blocks(words, words, swap)
+        self.feed_words(words, words, swap)
         dst[:] = words.view(np.uint8)
 
     def _next_keystream(self) -> None:

@@ -12,7 +12,7 @@ from numba import typeof
 
 from ...des.keybits import passes
 from .. import chains
-from ..base import Whitened
+from ..base import Whitened, read_only
 from . import crypt3 as crypt3_kernels
 from . import whitened
 from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
@@ -158,14 +158,8 @@ def _whitened_register(src, dst, keys, chain: int, register: int) -> int:
                                  np.uint64(w.pre), np.uint64(w.post)))
 
 
-def _read_only(dtype) -> np.ndarray:
-    a = np.zeros(1, dtype)
-    a.flags.writeable = False
-    return a
-
-
-# How inputs reach kernels (modes.buffers.read_only): the signatures warm_up compiles.
-_READ_ONLY_WORDS = _read_only(np.uint64)
-_READ_ONLY_BYTES = _read_only(np.uint8)
+# How inputs reach kernels (base.read_only): the signatures warm_up compiles.
+_READ_ONLY_WORDS = read_only(np.zeros(1, np.uint64))
+_READ_ONLY_BYTES = read_only(np.zeros(1, np.uint8))
 
 ENGINES: tuple[TableEngine, ...] = tuple(TableEngine(n, k) for n, k in KERNELS.items())
