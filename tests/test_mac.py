@@ -403,3 +403,48 @@ def test_bitslice_cbc_mac_kernel_with_an_iv_and_a_table_engine(width, monkeypatc
     monkeypatch.setenv("NUMBADES_VARIANT", "table")
     assert (mac.cbc(key, rows[:300], iv=iv) == tags[:300]).all()
     assert (mac.cmac(key, rows[:300]) == cmacs[:300]).all()
+
+
+def test_mac_batches_do_not_wait_for_bitslice(monkeypatch):
+    """Many messages and many keys while the bitslice kernels are not compiled: the CBC paths
+    that are ready serve (a table variant here), one background compile is asked for, and
+    the tags are the oracles'."""
+    from Crypto.Cipher import DES3
+
+    from numbades.engines.registry import ENGINES
+    from numbades.tuning import warmup
+
+    bitslice = ENGINES["bitslice"]
+    monkeypatch.setenv("NUMBADES_BACKGROUND_COMPILE", "1")
+    monkeypatch.delenv("NUMBADES_VARIANT", raising=False)
+    monkeypatch.setattr(warmup, "_children", {})
+    for ready in ("cbc_mac_ready", "key_rows_ready", "crypt3_ready"):
+        monkeypatch.setattr(bitslice, ready, lambda: False)
+    monkeypatch.setattr(bitslice, "ready", lambda chain: False)
+    asked = []  # as if another process were compiling it: nothing started here
+    monkeypatch.setattr(warmup, "claim_compile_lock", lambda name: asked.append(name))
+
+    def must_not_run(*args, **kwargs):
+        raise AssertionError("a MAC batch went to bitslice while it was not compiled")
+
+    for name in ("cbc_mac", "cbc_mac_lanes"):
+        monkeypatch.setattr(keyed, name, must_not_run)
+    for name in ("many", "key_rows", "ecb", "chain"):
+        monkeypatch.setattr(bitslice, name, must_not_run)
+    rng = np.random.default_rng(36)
+    key = tdes_key(rng.bytes(16))
+    rows = rng.integers(0, 256, (300, 16), dtype=np.uint8)  # whole blocks: cmac's own path
+    key_rows = rng.integers(0, 256, (300, 16), dtype=np.uint8)
+    key_rows[:, 8] ^= 0x55 * (key_rows[:, 0] == key_rows[:, 8]).astype(np.uint8)
+    tags = {"cbc": mac.cbc(key, rows), "retail": mac.retail(key, rows),
+            "cmac": mac.cmac(key, rows), "cbc keys": mac.cbc(key_rows, rows),
+            "retail keys": mac.retail(key_rows, rows), "cmac keys": mac.cmac(key_rows, rows)}
+    for i in (0, 299):
+        m, k = rows[i].tobytes(), key_rows[i].tobytes()
+        assert tags["cbc"][i].tobytes() == DES3.new(key, DES3.MODE_CBC, iv=bytes(8)).encrypt(m)[8:]
+        assert tags["retail"][i].tobytes() == psec_retail(key, m, 1)
+        assert tags["cmac"][i].tobytes() == pycryptodome_cmac(key, m)
+        assert tags["cbc keys"][i].tobytes() == psec_cbc(k, m, 1)
+        assert tags["retail keys"][i].tobytes() == psec_retail(k, m, 1)
+        assert tags["cmac keys"][i].tobytes() == pyca_cmac(k, m)
+    assert asked and set(asked) == {"bitslice"}

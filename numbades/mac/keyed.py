@@ -9,7 +9,10 @@ in cache rather than filling memory with a ciphertext nobody reads.  With
 one key, a chunk of many messages goes to the bitslice CBC-MAC kernel
 (``engines.bitslice.cbc_mac``: block j of 2048 messages per pass, only the
 last block leaves the bit planes) when the cipher's engine is ``auto`` or
-``bitslice``, and to ``encrypt_many`` otherwise; one message takes the
+``bitslice``, and to ``encrypt_many`` otherwise.  ``auto`` never waits for
+that kernel to compile (``tuning.policy.cbc_mac_kernel_serves``): until it
+is in the cache, ``encrypt_many`` and the key arrays serve, with the same
+tags, while one background process compiles it.  One message takes the
 one-stream CBC path (a table engine).  With a key array, row i runs under
 key i: many keys on the same kernel with a key per lane
 (``cbc_mac_lanes``), few through ``DESArray``/``TripleDESArray``.
@@ -25,7 +28,7 @@ from ..cipher import DES, TripleDES
 from ..engines import chains, registry
 from ..engines.bitslice.cbc_mac import cbc_mac, cbc_mac_lanes
 from ..key_arrays import DESArray, TripleDESArray
-from ..tuning.policy import KEY_ROWS_BITSLICE_MIN_ROWS, MANY_BITSLICE_MIN_MESSAGES
+from ..tuning.policy import cbc_mac_kernel_serves
 
 #: Bytes of padded messages per chunk: small enough for the second-level cache.
 CHUNK_BYTES = 1 << 19
@@ -86,12 +89,10 @@ class OneKey(_Keyed):
 
     def __init__(self, cipher: DES | TripleDES):
         self.cipher = cipher
-        # auto (or bitslice asked for): the bitslice CBC-MAC kernel for many messages
-        self._bitslice = cipher._request.name in ("auto", registry.BITSLICE)
 
     def kernel_serves(self, rows: int) -> bool:
-        """Whether ``rows`` messages go to the bitslice CBC-MAC kernel."""
-        return self._bitslice and rows >= MANY_BITSLICE_MIN_MESSAGES
+        """Whether ``rows`` messages go to the bitslice CBC-MAC kernel (``auto``: once compiled)."""
+        return cbc_mac_kernel_serves(self.cipher._request, rows)
 
     def prefix(self, blocks: np.ndarray, used: int, ivs: np.ndarray) -> np.ndarray:
         """Raw words: CBC block ``used - 1`` of each row (the bitslice kernel, no copies)."""
@@ -123,10 +124,9 @@ class KeyRows(_Keyed):
         self.keys = keys
         self._rows = key_rows
         self._kind = type(keys)
-        self._bitslice = keys._request.name in ("auto", registry.BITSLICE)
 
     def _last(self, start, stop, blocks, ivs, out) -> np.ndarray:
-        if self._bitslice and blocks.shape[0] >= KEY_ROWS_BITSLICE_MIN_ROWS:
+        if cbc_mac_kernel_serves(self.keys._request, blocks.shape[0], key_rows=True):
             # key values (rows, key sets), as the key array holds them
             return cbc_mac_lanes(blocks, ivs, self.keys._words[start:stop])
         part = self.keys if stop - start == len(self.keys) else self._kind(

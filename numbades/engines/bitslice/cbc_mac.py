@@ -127,17 +127,25 @@ def _cbc_mac_lanes(src2d, used, ivs, key_words, table, xor, out) -> None:
 _SWAP = sys.byteorder == "little"
 
 
+def _read_only(a: np.ndarray) -> np.ndarray:
+    """A read-only view: the kernels' one signature (``engine._cbc_mac_entries``) whatever
+    the caller's arrays allow."""
+    view = a.view()
+    view.setflags(write=False)
+    return view
+
+
 def _run(kernel, blocks: np.ndarray, iv_words: np.ndarray, used: int | None,
          *keys) -> np.ndarray:
     n = blocks.shape[0]
     src = np.ascontiguousarray(blocks).view(np.uint64).reshape(n, -1)
     out = np.empty(n, np.uint64)
-    used = src.shape[1] if used is None else used
+    used = src.shape[1] if used is None else int(used)
     if n == 0 or used == 0:
         out[:] = iv_words
         return out
-    kernel(src, used, np.ascontiguousarray(iv_words, dtype=np.uint64), *keys,
-           BSWAP_XOR if _SWAP else 0, out)
+    kernel(_read_only(src), used, _read_only(np.ascontiguousarray(iv_words, dtype=np.uint64)),
+           *keys, BSWAP_XOR if _SWAP else 0, out)
     return out
 
 
@@ -159,6 +167,6 @@ def cbc_mac_lanes(blocks: np.ndarray, iv_words: np.ndarray, key_words: np.ndarra
                   used: int | None = None) -> np.ndarray:
     """``cbc_mac`` with row i under key i: ``key_words`` (N, 1) DES or (N, 3) EDE key values
     (K1, K2, K3, each a block value), as ``DESArray``/``TripleDESArray`` hold them."""
-    words = np.ascontiguousarray(key_words, dtype=np.uint64)
+    words = _read_only(np.ascontiguousarray(key_words, dtype=np.uint64))
     return _run(_cbc_mac_lanes, blocks, iv_words, used, words,
                 key_table(passes(words.shape[1], False)))
