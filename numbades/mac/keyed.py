@@ -53,19 +53,27 @@ class _Keyed:
 
         ``ivs``: (n,) uint64, each IV's 8 bytes as a native word (raw memory).
         """
+        return self._chunks(n, width, fill, ivs, self._last, scratch=True)
+
+    @staticmethod
+    def _chunks(n: int, width: int, fill: Fill, ivs: np.ndarray, last, scratch: bool
+                ) -> np.ndarray:
+        """``tags`` with ``last`` (``_last``'s arguments) for each chunk; ``scratch``: whether
+        ``last`` needs an output buffer (the bitslice kernel does not)."""
         result = np.empty(n, np.uint64)
         if n == 0 or width == 0:
             result[:] = ivs
         else:
+            copies = getattr(fill, "copies", True)
             # rows passed as they are need no chunks: one call, one kernel run
-            per = min(n, rows_per_chunk(width)) if getattr(fill, "copies", True) else n
-            buf = np.empty((per, width), np.uint8)
-            out = np.empty((per, width), np.uint8)
+            per = min(n, rows_per_chunk(width)) if copies else n
+            buf = np.empty((per, width), np.uint8) if copies else None
+            out = np.empty((per, width), np.uint8) if scratch else None
             for start in range(0, n, per):
                 stop = min(n, start + per)
-                blocks = fill(start, stop, buf[: stop - start])
-                result[start:stop] = self._last(start, stop, blocks, ivs[start:stop],
-                                                 out[: stop - start])
+                blocks = fill(start, stop, None if buf is None else buf[: stop - start])
+                result[start:stop] = last(start, stop, blocks, ivs[start:stop],
+                                          None if out is None else out[: stop - start])
         return result.view(np.uint8).reshape(n, 8)
 
     def _last(self, start: int, stop: int, blocks: np.ndarray, ivs: np.ndarray,
@@ -94,14 +102,33 @@ class OneKey(_Keyed):
         """Whether ``rows`` messages go to the bitslice CBC-MAC kernel (``auto``: once compiled)."""
         return cbc_mac_kernel_serves(self.cipher._request, rows)
 
-    def prefix(self, blocks: np.ndarray, used: int, ivs: np.ndarray) -> np.ndarray:
-        """Raw words: CBC block ``used - 1`` of each row (the bitslice kernel, no copies)."""
-        planes = self.cipher._schedule.form(registry.get(registry.BITSLICE), chains.ECB_ENCRYPT)
-        return cbc_mac(blocks, ivs, planes, used)
+    def planes(self, decrypt: bool = False) -> np.ndarray:
+        """The cipher's bitslice key planes, for encryption or decryption."""
+        chain = chains.ECB_DECRYPT if decrypt else chains.ECB_ENCRYPT
+        return self.cipher._schedule.form(registry.get(registry.BITSLICE), chain)
+
+    def tags(self, n: int, width: int, fill: Fill, ivs: np.ndarray) -> np.ndarray:
+        if self.kernel_serves(n):
+            return self.kernel_tags(n, width, fill, ivs)
+        return super().tags(n, width, fill, ivs)
+
+    def kernel_tags(self, n: int, width: int, fill: Fill, ivs: np.ndarray, *,
+                    last_xor: int = 0, final: np.ndarray | None = None) -> np.ndarray:
+        """``tags`` on the bitslice CBC-MAC kernel (the caller asked ``kernel_serves(n)``).
+
+        ``last_xor``: a raw word XORed into each row's last block first (CMAC's
+        subkey); ``final``: key planes run on each tag at the end (the retail
+        MAC's D under K' and E under K), in the kernel, before the tags leave
+        the bit planes.
+        """
+        planes = self.planes()
+
+        def last(start, stop, blocks, ivs, out) -> np.ndarray:
+            return cbc_mac(blocks, ivs, planes, last_xor=last_xor, final=final)
+
+        return self._chunks(n, width, fill, ivs, last, scratch=False)
 
     def _last(self, start, stop, blocks, ivs, out) -> np.ndarray:
-        if self.kernel_serves(blocks.shape[0]):
-            return self.prefix(blocks, blocks.shape[1] // 8, ivs)
         if blocks.shape[0] == 1:
             iv = _block_rows(ivs)[0].tobytes()
             self.cipher.encrypt(blocks[0], "cbc", iv=iv, out=out[0])

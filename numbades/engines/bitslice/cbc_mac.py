@@ -37,8 +37,13 @@ TILE = 8
 
 @inline
 def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, tmp, out,
-           crypt, keys) -> None:
+           crypt, keys, last_xor, final, finish) -> None:
     """Messages m0 .. m0+count-1 (count <= BLOCKS): their chaining value after nblocks blocks.
+
+    ``last_xor`` (a raw word) is XORed into block ``nblocks - 1`` of each
+    message before it is chained (CMAC's subkey); with ``finish`` the chaining
+    value then goes once more through ``crypt(work, final, ...)`` (the retail
+    MAC's DES^-1 under K' and DES under K) before it leaves the bit planes.
 
     Block positions are gathered TILE at a time down the group's rows (one
     cache line of each message), each position into its own aligned column.
@@ -61,12 +66,17 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, t
             for q in range(tn):
                 tiles[q, b] = flat[at + np.uint64(q)]
             at += stride
+        if last_xor != 0 and j0 + tn == nblocks:
+            for b in range(count):
+                tiles[tn - 1, b] ^= last_xor
         for q in range(tn):
             words_to_work(tiles[q], 0, buf, PLAIN_ROWS, rows, tmp)
             for i in range(BLOCKS):
                 work[i] ^= tmp[i]
             ahead = next_pass(flat, flat, (m0 + BLOCKS) * row_words + (j0 + q) * BLOCKS)
             crypt(work, keys, ahead)
+    if finish:
+        crypt(work, final, next_pass(flat, flat, (m0 + BLOCKS) * row_words))
     work_to_words(work, rows, buf, PLAIN_ROWS, col, 0, None, 0)
     for b in range(count):
         out[m0 + b] = col[b]
@@ -83,8 +93,9 @@ def _scratch():
 
 
 @numba.njit(nogil=True, cache=True)
-def _cbc_mac(src2d, used, ivs, kplanes, xor, out) -> None:
-    """out[i] = CBC block ``used - 1`` of row i of ``src2d`` (words) from ``ivs[i]``, one key."""
+def _cbc_mac(src2d, used, ivs, kplanes, last_xor, final, xor, out) -> None:
+    """out[i] = CBC block ``used - 1`` of row i of ``src2d`` (words) from ``ivs[i]``, one key;
+    ``last_xor`` and ``final`` (rounds after the chain, none if it has no rows) as ``_group``."""
     prefer_wide_vectors()
     arrays_do_not_overlap()
     m, row_words = src2d.shape
@@ -93,7 +104,8 @@ def _cbc_mac(src2d, used, ivs, kplanes, xor, out) -> None:
     flat = src2d.reshape(src2d.size)
     for m0 in range(0, m, BLOCKS):
         _group(flat, np.uint64(row_words), min(row_words, used), m0, min(BLOCKS, m - m0), ivs,
-               xor, rows, tiles, buf, work, tmp, out, crypt_work, kplanes)
+               xor, rows, tiles, buf, work, tmp, out, crypt_work, kplanes, last_xor, final,
+               final.shape[0] > 0)
 
 
 @numba.njit(nogil=True, cache=True)
@@ -121,10 +133,12 @@ def _cbc_mac_lanes(src2d, used, ivs, key_words, table, xor, out) -> None:
         count = min(BLOCKS, m - m0)
         load_key_planes(key_words, m0, count, kp)
         _group(flat, np.uint64(row_words), min(row_words, used), m0, count, ivs, xor, rows,
-               tiles, buf, work, tmp, out, crypt_lanes_work, (table, flat_kp))
+               tiles, buf, work, tmp, out, crypt_lanes_work, (table, flat_kp), np.uint64(0),
+               (table, flat_kp), False)
 
 
 _SWAP = sys.byteorder == "little"
+_NO_FINAL = np.zeros((0, 48), np.uint64)
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -150,7 +164,8 @@ def _run(kernel, blocks: np.ndarray, iv_words: np.ndarray, used: int | None,
 
 
 def cbc_mac(blocks: np.ndarray, iv_words: np.ndarray, kplanes: np.ndarray,
-            used: int | None = None) -> np.ndarray:
+            used: int | None = None, *, last_xor: int = 0,
+            final: np.ndarray | None = None) -> np.ndarray:
     """(N, L) uint8 whole blocks (C-contiguous) -> (N,) uint64: each row's last CBC block.
 
     ``used``: chain only the first ``used`` blocks of each row (default all;
@@ -159,8 +174,12 @@ def cbc_mac(blocks: np.ndarray, iv_words: np.ndarray, kplanes: np.ndarray,
     a block's 8 bytes as they lie in memory (native byte order), so
     ``result.view(np.uint8).reshape(N, 8)`` are the blocks' bytes.
     ``kplanes``: the bitslice engine's key form for encryption (DES or EDE).
+    ``last_xor``: a raw word XORed into block ``used - 1`` before it is
+    chained (CMAC's subkey); ``final``: key planes (the same form) run on
+    each chaining value at the end (the retail MAC's last two steps).
     """
-    return _run(_cbc_mac, blocks, iv_words, used, kplanes)
+    final = _NO_FINAL if final is None else np.ascontiguousarray(final, dtype=np.uint64)
+    return _run(_cbc_mac, blocks, iv_words, used, kplanes, np.uint64(last_xor), final)
 
 
 def cbc_mac_lanes(blocks: np.ndarray, iv_words: np.ndarray, key_words: np.ndarray,

@@ -232,7 +232,8 @@ def _cbc_mac_entries() -> list[tuple[object, tuple]]:
     out, count = typeof(np.zeros(1, np.uint64)), typeof(0)
     planes = typeof(np.empty((16, 48), np.uint64))
     keys, table = typeof(_read_only((1, 1))), typeof(lane_keys.key_table(passes(1, False)))
-    return [(cbc_mac._cbc_mac, (src, count, words, planes, count, out)),
+    return [(cbc_mac._cbc_mac, (src, count, words, planes, typeof(np.uint64(0)), planes, count,
+                                out)),
             (cbc_mac._cbc_mac_lanes, (src, count, words, keys, table, count, out))]
 
 
