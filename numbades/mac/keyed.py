@@ -152,6 +152,24 @@ class KeyRows(_Keyed):
         self._rows = key_rows
         self._kind = type(keys)
 
+    def kernel_serves(self, rows: int) -> bool:
+        """Whether ``rows`` rows go to the bitslice kernel with a key per lane (``auto``: once
+        compiled)."""
+        return cbc_mac_kernel_serves(self.keys._request, rows, key_rows=True)
+
+    def retail_tags(self, n: int, width: int, fill: Fill, middle: KeyRows, outer: KeyRows
+                    ) -> np.ndarray:
+        """The retail MAC of each row on the kernel (the caller asked ``kernel_serves(n)``):
+        CBC under this array's DES keys K, then D under ``middle``'s K' and E under
+        ``outer``'s, in the kernel before the tags leave the bit planes."""
+        words = np.concatenate([self.keys._words, middle.keys._words, outer.keys._words], axis=1)
+
+        def last(start, stop, blocks, ivs, out) -> np.ndarray:
+            return cbc_mac_lanes(blocks, ivs, words[start:stop], chain=((0, False),),
+                                 final=((1, True), (2, False)))
+
+        return self._chunks(n, width, fill, np.zeros(n, np.uint64), last, scratch=False)
+
     def _last(self, start, stop, blocks, ivs, out) -> np.ndarray:
         if cbc_mac_kernel_serves(self.keys._request, blocks.shape[0], key_rows=True):
             # key values (rows, key sets), as the key array holds them

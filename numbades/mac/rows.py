@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import padding as pads
-from .keyed import Fill, Keyed, OneKey
+from .keyed import Fill, Keyed, KeyRows, OneKey
 
 
 def _ivs(iv: bytes, n: int) -> np.ndarray:
@@ -58,6 +58,8 @@ def retail(chain: Keyed, middle: Keyed, outer: Keyed, rows: np.ndarray,
     if isinstance(chain, OneKey) and chain.kernel_serves(n):  # the last two steps in the kernel
         final = np.concatenate([middle.planes(decrypt=True), outer.planes()])
         return chain.kernel_tags(n, width, fill, _ivs(bytes(8), n), final=final)
+    if isinstance(chain, KeyRows) and chain.kernel_serves(n):  # the same, a key per lane
+        return chain.retail_tags(n, width, fill, middle, outer)
     h = chain.tags(n, width, fill, _ivs(bytes(8), n))
     return outer.ecb(middle.ecb(h, decrypt=True))
 

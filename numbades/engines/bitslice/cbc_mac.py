@@ -118,8 +118,9 @@ def crypt_lanes_work(w: np.ndarray, keys: tuple, ahead: tuple) -> None:
 
 
 @numba.njit(nogil=True, cache=True)
-def _cbc_mac_lanes(src2d, used, ivs, key_words, table, xor, out) -> None:
-    """``_cbc_mac`` with row i under key i (``key_words``: (rows, key sets) key values)."""
+def _cbc_mac_lanes(src2d, used, ivs, key_words, table, final_table, xor, out) -> None:
+    """``_cbc_mac`` with row i under key i (``key_words``: (rows, key sets) key values);
+    ``table`` each block's rounds, ``final_table`` (no rows: none) the rounds at the end."""
     prefer_wide_vectors()
     arrays_do_not_overlap()
     m, row_words = src2d.shape
@@ -134,11 +135,13 @@ def _cbc_mac_lanes(src2d, used, ivs, key_words, table, xor, out) -> None:
         load_key_planes(key_words, m0, count, kp)
         _group(flat, np.uint64(row_words), min(row_words, used), m0, count, ivs, xor, rows,
                tiles, buf, work, tmp, out, crypt_lanes_work, (table, flat_kp), np.uint64(0),
-               (table, flat_kp), False)
+               (final_table, flat_kp), final_table.shape[0] > 0)
 
 
 _SWAP = sys.byteorder == "little"
 _NO_FINAL = np.zeros((0, 48), np.uint64)
+_NO_FINAL_TABLE = np.zeros((0, 48), np.uint64)  # key_table's form, no passes
+_NO_FINAL_TABLE.setflags(write=False)
 
 
 def _read_only(a: np.ndarray) -> np.ndarray:
@@ -183,9 +186,17 @@ def cbc_mac(blocks: np.ndarray, iv_words: np.ndarray, kplanes: np.ndarray,
 
 
 def cbc_mac_lanes(blocks: np.ndarray, iv_words: np.ndarray, key_words: np.ndarray,
-                  used: int | None = None) -> np.ndarray:
+                  used: int | None = None, *, chain: tuple | None = None,
+                  final: tuple = ()) -> np.ndarray:
     """``cbc_mac`` with row i under key i: ``key_words`` (N, 1) DES or (N, 3) EDE key values
-    (K1, K2, K3, each a block value), as ``DESArray``/``TripleDESArray`` hold them."""
+    (K1, K2, K3, each a block value), as ``DESArray``/``TripleDESArray`` hold them.
+
+    ``chain``: the DES passes (key set, backwards) that encrypt each block,
+    default DES or EDE by the number of key sets; ``final``: passes run on
+    each chaining value at the end, in the kernel (the retail MAC with key
+    sets K, K', K'': chain ``((0, False),)``, final ``((1, True), (2, False))``).
+    """
     words = _read_only(np.ascontiguousarray(key_words, dtype=np.uint64))
-    return _run(_cbc_mac_lanes, blocks, iv_words, used, words,
-                key_table(passes(words.shape[1], False)))
+    chain = passes(words.shape[1], False) if chain is None else chain
+    return _run(_cbc_mac_lanes, blocks, iv_words, used, words, key_table(chain),
+                key_table(final) if final else _NO_FINAL_TABLE)

@@ -234,7 +234,7 @@ def _cbc_mac_entries() -> list[tuple[object, tuple]]:
     keys, table = typeof(_read_only((1, 1))), typeof(lane_keys.key_table(passes(1, False)))
     return [(cbc_mac._cbc_mac, (src, count, words, planes, typeof(np.uint64(0)), planes, count,
                                 out)),
-            (cbc_mac._cbc_mac_lanes, (src, count, words, keys, table, count, out))]
+            (cbc_mac._cbc_mac_lanes, (src, count, words, keys, table, table, count, out))]
 
 
 ENGINE = BitsliceEngine()
