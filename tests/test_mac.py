@@ -273,7 +273,7 @@ def test_a_full_bitslice_pass_and_more(fn, width, chunked, monkeypatch):
     if chunked:
         monkeypatch.setattr(keyed, "CHUNK_BYTES", 1)
     rng = np.random.default_rng(width)
-    rows = rng.integers(0, 256, (2050, 19), dtype=np.uint8)
+    rows = rng.integers(0, 256, (2050, 67), dtype=np.uint8)  # 9 blocks: 8 gathered in registers
     key = tdes_key(rng.bytes(width)) if width > 8 else rng.bytes(width)
     tags = fn(key, rows)
     key_rows = rng.integers(0, 256, (2050, width), dtype=np.uint8)
@@ -399,16 +399,17 @@ def test_bitslice_cbc_mac_kernel_with_an_iv_and_a_table_engine(width, monkeypatc
     rng = np.random.default_rng(width + 1)
     key = tdes_key(rng.bytes(width)) if width > 8 else rng.bytes(width)
     iv = rng.bytes(8)
-    rows = rng.integers(0, 256, (2049, 24), dtype=np.uint8)
+    # 9 blocks (a tile of 8 gathered 8 x 8 words at a time, then one); a last group of 13
+    rows = rng.integers(0, 256, (2061, 72), dtype=np.uint8)
     tags = mac.cbc(key, rows, iv=iv)
-    for i in (0, 1000, 2047, 2048):
+    for i in (0, 1000, 2047, 2048, 2055, 2056, 2060):
         if width == 8:
             want = openssl_cbc_cksum(key, rows[i].tobytes(), iv)[0]
         else:
             want = DES3.new(key, DES3.MODE_CBC, iv=iv).encrypt(rows[i].tobytes())[-8:]
         assert tags[i].tobytes() == want
     cmacs = mac.cmac(key, rows)  # whole blocks: the kernel chains all but the last in place
-    for i in (0, 2048):
+    for i in (0, 2048, 2060):
         assert cmacs[i].tobytes() == pycryptodome_cmac(key, rows[i].tobytes())
     monkeypatch.setenv("NUMBADES_VARIANT", "table")
     assert (mac.cbc(key, rows[:300], iv=iv) == tags[:300]).all()

@@ -6,7 +6,10 @@ IP), XORed into the running state and encrypted.  The state never leaves
 the work array between blocks: after the rounds it holds the pre-output,
 which is IP of the ciphertext block in the same rows as an input block's IP
 (FP is IP's inverse), and IP is a renaming, so IP(P ^ C) = IP(P) ^ IP(C).
-Only the final state goes back to words.  Compared with ``encrypt_many``'s
+Only the final state goes back to words.  With AVX-512, a tile of 8 block
+positions of 8 messages is moved from the rows to the columns as an 8 x 8
+transpose of words in registers (three stages of two-source shuffles); a
+scalar gather of one word at a time cost a fifth of the kernel's time.  Compared with ``encrypt_many``'s
 CBC (``mode_kernels.many_group``: a transpose in, a transpose out and a
 store of every ciphertext block), each block costs one fused load and the
 rounds.
@@ -18,9 +21,13 @@ import sys
 
 import numba
 import numpy as np
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
 
 from ...des.keybits import passes
 from ..jit import always_inline, arrays_do_not_overlap, inline
+from .cpu.simd import LANES_PER_VECTOR, load, store, vector
 from .cpu.vector_width import prefer_wide_vectors
 from .lane_keys import key_table, lane_key_bit, load_key_planes
 from .layout.prefetch import next_pass
@@ -33,6 +40,61 @@ _INLINED_SOURCES_SHA256 = "1714fb719130a323f3be18ff609cede2c7ecdcd3855ec1956c1de
 
 #: Block positions gathered at a time: one 64-byte line of each message.
 TILE = 8
+
+
+def _interleave(typingctx, a, b, width, high):
+    """Qword fields of ``2 * width``: (a's low or high ``width`` words, then b's) in each."""
+    if not (a == vector and b == vector and isinstance(width, types.IntegerLiteral)
+            and isinstance(high, types.IntegerLiteral)):
+        return None
+    w, h, n = width.literal_value, high.literal_value, LANES_PER_VECTOR
+    mask = []
+    for i in range(n):
+        field, k = divmod(i, 2 * w)
+        src = (field * 2 * w + h * w + k % w) % n
+        mask.append(src if k < w else n + src)
+    constant = ir.Constant(ir.VectorType(ir.IntType(32), n), mask)
+
+    def codegen(context, builder, signature, args):
+        return builder.shuffle_vector(args[0], args[1], constant)
+
+    return vector(a, b, width, high), codegen
+
+
+_interleave = intrinsic(_interleave)
+
+
+@inline
+def _swap_words(a, b, width):
+    """A transpose stage: the two outputs of a delta swap at ``width`` words."""
+    always_inline()
+    return _interleave(a, b, width, 0), _interleave(a, b, width, 1)
+
+
+@inline
+def _transpose8(flat, at, stride, tflat, b0) -> None:
+    """tflat[q * BLOCKS + b0 + k] = flat[at + k * stride + q] for q, k < 8 (AVX-512: 8 lanes)."""
+    always_inline()
+    r0, r1 = _swap_words(load(flat, at), load(flat, at + stride), 1)
+    r2, r3 = _swap_words(load(flat, at + 2 * stride), load(flat, at + 3 * stride), 1)
+    r4, r5 = _swap_words(load(flat, at + 4 * stride), load(flat, at + 5 * stride), 1)
+    r6, r7 = _swap_words(load(flat, at + 6 * stride), load(flat, at + 7 * stride), 1)
+    r0, r2 = _swap_words(r0, r2, 2)
+    r1, r3 = _swap_words(r1, r3, 2)
+    r4, r6 = _swap_words(r4, r6, 2)
+    r5, r7 = _swap_words(r5, r7, 2)
+    r0, r4 = _swap_words(r0, r4, 4)
+    r2, r6 = _swap_words(r2, r6, 4)
+    r1, r5 = _swap_words(r1, r5, 4)
+    r3, r7 = _swap_words(r3, r7, 4)
+    store(tflat, b0, r0)
+    store(tflat, BLOCKS + b0, r1)
+    store(tflat, 2 * BLOCKS + b0, r2)
+    store(tflat, 3 * BLOCKS + b0, r3)
+    store(tflat, 4 * BLOCKS + b0, r4)
+    store(tflat, 5 * BLOCKS + b0, r5)
+    store(tflat, 6 * BLOCKS + b0, r6)
+    store(tflat, 7 * BLOCKS + b0, r7)
 
 
 @inline
@@ -62,10 +124,18 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, t
     for j0 in range(0, nblocks, TILE):
         tn = min(TILE, nblocks - j0)
         at = first + np.uint64(j0)
-        for b in range(count):
+        b = 0
+        if LANES_PER_VECTOR == TILE and tn == TILE:  # 8 x 8 words at a time, in registers
+            tflat = tiles.reshape(TILE * BLOCKS)
+            while b + TILE <= count:
+                _transpose8(flat, int(at), row_words, tflat, b)
+                at += stride * np.uint64(TILE)
+                b += TILE
+        while b < count:
             for q in range(tn):
                 tiles[q, b] = flat[at + np.uint64(q)]
             at += stride
+            b += 1
         if last_xor != 0 and j0 + tn == nblocks:
             for b in range(count):
                 tiles[tn - 1, b] ^= last_xor
