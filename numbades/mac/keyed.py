@@ -9,7 +9,10 @@ in cache rather than filling memory with a ciphertext nobody reads.  With
 one key, a chunk of many messages goes to the bitslice CBC-MAC kernel
 (``engines.bitslice.cbc_mac``: block j of 2048 messages per pass, only the
 last block leaves the bit planes) when the cipher's engine is ``auto`` or
-``bitslice``, and to ``encrypt_many`` otherwise; one message takes the
+``bitslice``, and to ``encrypt_many`` otherwise.  ``auto`` never waits for
+that kernel to compile (``tuning.policy.cbc_mac_kernel_serves``): until it
+is in the cache, ``encrypt_many`` and the key arrays serve, with the same
+tags, while one background process compiles it.  One message takes the
 one-stream CBC path (a table engine).  With a key array, row i runs under
 key i: many keys on the same kernel with a key per lane
 (``cbc_mac_lanes``), few through ``DESArray``/``TripleDESArray``.
@@ -25,7 +28,7 @@ from ..cipher import DES, TripleDES
 from ..engines import chains, registry
 from ..engines.bitslice.cbc_mac import cbc_mac, cbc_mac_lanes
 from ..key_arrays import DESArray, TripleDESArray
-from ..tuning.policy import KEY_ROWS_BITSLICE_MIN_ROWS, MANY_BITSLICE_MIN_MESSAGES
+from ..tuning.policy import cbc_mac_kernel_serves
 
 #: Bytes of padded messages per chunk: small enough for the second-level cache.
 CHUNK_BYTES = 1 << 19
@@ -50,19 +53,27 @@ class _Keyed:
 
         ``ivs``: (n,) uint64, each IV's 8 bytes as a native word (raw memory).
         """
+        return self._chunks(n, width, fill, ivs, self._last, scratch=True)
+
+    @staticmethod
+    def _chunks(n: int, width: int, fill: Fill, ivs: np.ndarray, last, scratch: bool
+                ) -> np.ndarray:
+        """``tags`` with ``last`` (``_last``'s arguments) for each chunk; ``scratch``: whether
+        ``last`` needs an output buffer (the bitslice kernel does not)."""
         result = np.empty(n, np.uint64)
         if n == 0 or width == 0:
             result[:] = ivs
         else:
+            copies = getattr(fill, "copies", True)
             # rows passed as they are need no chunks: one call, one kernel run
-            per = min(n, rows_per_chunk(width)) if getattr(fill, "copies", True) else n
-            buf = np.empty((per, width), np.uint8)
-            out = np.empty((per, width), np.uint8)
+            per = min(n, rows_per_chunk(width)) if copies else n
+            buf = np.empty((per, width), np.uint8) if copies else None
+            out = np.empty((per, width), np.uint8) if scratch else None
             for start in range(0, n, per):
                 stop = min(n, start + per)
-                blocks = fill(start, stop, buf[: stop - start])
-                result[start:stop] = self._last(start, stop, blocks, ivs[start:stop],
-                                                 out[: stop - start])
+                blocks = fill(start, stop, None if buf is None else buf[: stop - start])
+                result[start:stop] = last(start, stop, blocks, ivs[start:stop],
+                                          None if out is None else out[: stop - start])
         return result.view(np.uint8).reshape(n, 8)
 
     def _last(self, start: int, stop: int, blocks: np.ndarray, ivs: np.ndarray,
@@ -86,21 +97,38 @@ class OneKey(_Keyed):
 
     def __init__(self, cipher: DES | TripleDES):
         self.cipher = cipher
-        # auto (or bitslice asked for): the bitslice CBC-MAC kernel for many messages
-        self._bitslice = cipher._request.name in ("auto", registry.BITSLICE)
 
     def kernel_serves(self, rows: int) -> bool:
-        """Whether ``rows`` messages go to the bitslice CBC-MAC kernel."""
-        return self._bitslice and rows >= MANY_BITSLICE_MIN_MESSAGES
+        """Whether ``rows`` messages go to the bitslice CBC-MAC kernel (``auto``: once compiled)."""
+        return cbc_mac_kernel_serves(self.cipher._request, rows)
 
-    def prefix(self, blocks: np.ndarray, used: int, ivs: np.ndarray) -> np.ndarray:
-        """Raw words: CBC block ``used - 1`` of each row (the bitslice kernel, no copies)."""
-        planes = self.cipher._schedule.form(registry.get(registry.BITSLICE), chains.ECB_ENCRYPT)
-        return cbc_mac(blocks, ivs, planes, used)
+    def planes(self, decrypt: bool = False) -> np.ndarray:
+        """The cipher's bitslice key planes, for encryption or decryption."""
+        chain = chains.ECB_DECRYPT if decrypt else chains.ECB_ENCRYPT
+        return self.cipher._schedule.form(registry.get(registry.BITSLICE), chain)
+
+    def tags(self, n: int, width: int, fill: Fill, ivs: np.ndarray) -> np.ndarray:
+        if self.kernel_serves(n):
+            return self.kernel_tags(n, width, fill, ivs)
+        return super().tags(n, width, fill, ivs)
+
+    def kernel_tags(self, n: int, width: int, fill: Fill, ivs: np.ndarray, *,
+                    last_xor: int = 0, final: np.ndarray | None = None) -> np.ndarray:
+        """``tags`` on the bitslice CBC-MAC kernel (the caller asked ``kernel_serves(n)``).
+
+        ``last_xor``: a raw word XORed into each row's last block first (CMAC's
+        subkey); ``final``: key planes run on each tag at the end (the retail
+        MAC's D under K' and E under K), in the kernel, before the tags leave
+        the bit planes.
+        """
+        planes = self.planes()
+
+        def last(start, stop, blocks, ivs, out) -> np.ndarray:
+            return cbc_mac(blocks, ivs, planes, last_xor=last_xor, final=final)
+
+        return self._chunks(n, width, fill, ivs, last, scratch=False)
 
     def _last(self, start, stop, blocks, ivs, out) -> np.ndarray:
-        if self.kernel_serves(blocks.shape[0]):
-            return self.prefix(blocks, blocks.shape[1] // 8, ivs)
         if blocks.shape[0] == 1:
             iv = _block_rows(ivs)[0].tobytes()
             self.cipher.encrypt(blocks[0], "cbc", iv=iv, out=out[0])
@@ -123,10 +151,27 @@ class KeyRows(_Keyed):
         self.keys = keys
         self._rows = key_rows
         self._kind = type(keys)
-        self._bitslice = keys._request.name in ("auto", registry.BITSLICE)
+
+    def kernel_serves(self, rows: int) -> bool:
+        """Whether ``rows`` rows go to the bitslice kernel with a key per lane (``auto``: once
+        compiled)."""
+        return cbc_mac_kernel_serves(self.keys._request, rows, key_rows=True)
+
+    def retail_tags(self, n: int, width: int, fill: Fill, middle: KeyRows, outer: KeyRows
+                    ) -> np.ndarray:
+        """The retail MAC of each row on the kernel (the caller asked ``kernel_serves(n)``):
+        CBC under this array's DES keys K, then D under ``middle``'s K' and E under
+        ``outer``'s, in the kernel before the tags leave the bit planes."""
+        words = np.concatenate([self.keys._words, middle.keys._words, outer.keys._words], axis=1)
+
+        def last(start, stop, blocks, ivs, out) -> np.ndarray:
+            return cbc_mac_lanes(blocks, ivs, words[start:stop], chain=((0, False),),
+                                 final=((1, True), (2, False)))
+
+        return self._chunks(n, width, fill, np.zeros(n, np.uint64), last, scratch=False)
 
     def _last(self, start, stop, blocks, ivs, out) -> np.ndarray:
-        if self._bitslice and blocks.shape[0] >= KEY_ROWS_BITSLICE_MIN_ROWS:
+        if cbc_mac_kernel_serves(self.keys._request, blocks.shape[0], key_rows=True):
             # key values (rows, key sets), as the key array holds them
             return cbc_mac_lanes(blocks, ivs, self.keys._words[start:stop])
         part = self.keys if stop - start == len(self.keys) else self._kind(

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import padding as pads
-from .keyed import Fill, Keyed, OneKey
+from .keyed import Fill, Keyed, KeyRows, OneKey
 
 
 def _ivs(iv: bytes, n: int) -> np.ndarray:
@@ -53,8 +53,14 @@ def cbc(keyed: Keyed, rows: np.ndarray, iv: bytes, padding: int) -> np.ndarray:
 def retail(chain: Keyed, middle: Keyed, outer: Keyed, rows: np.ndarray,
            padding: int) -> np.ndarray:
     """ISO/IEC 9797-1 algorithm 3: CBC under K, then D under K', then E under K (or K'')."""
+    n = rows.shape[0]
     width, fill = _padded(rows, padding)
-    h = chain.tags(rows.shape[0], width, fill, _ivs(bytes(8), rows.shape[0]))
+    if isinstance(chain, OneKey) and chain.kernel_serves(n):  # the last two steps in the kernel
+        final = np.concatenate([middle.planes(decrypt=True), outer.planes()])
+        return chain.kernel_tags(n, width, fill, _ivs(bytes(8), n), final=final)
+    if isinstance(chain, KeyRows) and chain.kernel_serves(n):  # the same, a key per lane
+        return chain.retail_tags(n, width, fill, middle, outer)
+    h = chain.tags(n, width, fill, _ivs(bytes(8), n))
     return outer.ecb(middle.ecb(h, decrypt=True))
 
 
@@ -66,16 +72,11 @@ def cmac(keyed: Keyed, rows: np.ndarray, subkey_rows: int) -> np.ndarray:
     k1, k2 = pads.cmac_subkeys(keyed.ecb(np.zeros((subkey_rows, 8), np.uint8)))
     whole = length > 0 and length % 8 == 0
     subkey = k1 if whole else k2
-    if whole and isinstance(keyed, OneKey) and keyed.kernel_serves(n):
-        # CBC over all blocks but the last in place, then E(last ^ K1 ^ chaining value)
-        blocks = np.ascontiguousarray(rows)
-        if blocks.ctypes.data % 8:  # the kernel reads aligned words
-            blocks = blocks.copy()
-        words = blocks.view(np.uint64)
-        h = keyed.prefix(blocks, words.shape[1] - 1, _ivs(bytes(8), n))
-        last = words[:, -1] ^ subkey.view(np.uint64)[0] ^ h
-        return keyed.ecb(last.view(np.uint8).reshape(n, 8))
     width, padded = _padded(rows, 1 if whole else 2)
+    if isinstance(keyed, OneKey) and keyed.kernel_serves(n):
+        # the subkey XORed into the last block in the kernel: the rows as they are, no copy
+        return keyed.kernel_tags(n, width, padded, _ivs(bytes(8), n),
+                                 last_xor=int(subkey.view(np.uint64)[0, 0]))
 
     def fill(start: int, stop: int, buf: np.ndarray) -> np.ndarray:
         blocks = padded(start, stop, buf)

@@ -225,3 +225,23 @@ def pick_crypt3(rows: int) -> str:
         if warmup.ready_or_started(BITSLICE, chains.ECB_ENCRYPT, ready):
             return BITSLICE
     return DEFAULT_TABLE_VARIANT
+
+
+def cbc_mac_kernel_serves(request: Request, rows: int, key_rows: bool = False) -> bool:
+    """Whether ``numbades.mac``'s bitslice CBC-MAC kernel takes ``rows`` messages now.
+
+    Under one key from ``MANY_BITSLICE_MIN_MESSAGES`` messages, with a key per
+    row from ``KEY_ROWS_BITSLICE_MIN_ROWS`` rows, when the request is ``auto``
+    or bitslice.  A forced ``variant="bitslice"`` or ``NUMBADES_VARIANT=bitslice``
+    compiles on demand; ``auto`` asks whether the kernels are ready and, while
+    they are not, says no and starts (or joins) the one background compile:
+    the caller then runs CBC on the path that is ready (``encrypt_many``, a
+    key array), with the same results.
+    """
+    least = KEY_ROWS_BITSLICE_MIN_ROWS if key_rows else MANY_BITSLICE_MIN_MESSAGES
+    if request.name not in ("auto", BITSLICE) or rows < least:
+        return False
+    if request.name == BITSLICE:
+        return True
+    ready = getattr(ENGINES[BITSLICE], "cbc_mac_ready", None)
+    return warmup.ready_or_started(BITSLICE, chains.CBC_ENCRYPT, ready)

@@ -18,7 +18,7 @@ from numba import typeof
 from ...des.keybits import passes
 from .. import chains
 from ..jit import loaded
-from . import crypt3, lane_keys, mode_kernels, threads
+from . import cbc_mac, crypt3, lane_keys, mode_kernels, threads
 from .cpu.target import VECTOR_BITS
 from .rounds import lane_rounds
 
@@ -81,6 +81,11 @@ class BitsliceEngine:
                           np.zeros(1, np.uint64), True)
         for wide_salt in (False, True):
             self.crypt3(np.zeros(1, np.uint64), np.zeros(1, np.uint64), 1, wide_salt)
+        # numbades.mac's CBC-MAC kernels: one key, and a key per row (DES, EDE)
+        block, iv = np.zeros((1, 8), np.uint8), np.zeros(1, np.uint64)
+        cbc_mac.cbc_mac(block, iv, self.build_key_form(np.zeros(16, np.uint64)))
+        for sets in (1, 3):
+            cbc_mac.cbc_mac_lanes(block, iv, np.zeros((1, sets), np.uint64))
 
     def ecb(self, src, dst, keys, swap) -> None:
         def part(a: int, b: int) -> None:
@@ -162,6 +167,12 @@ class BitsliceEngine:
         """Whether crypt(3) runs without compiling (both salt widths)."""
         return self._all_loaded("crypt3", _crypt3_entries)
 
+    # numbades.mac: the CBC-MAC kernels (``cbc_mac``), one key or a key per lane.
+
+    def cbc_mac_ready(self) -> bool:
+        """Whether ``cbc_mac`` and ``cbc_mac_lanes`` run without compiling."""
+        return self._all_loaded("cbc_mac", _cbc_mac_entries)
+
     def _all_loaded(self, what: str, entries) -> bool:
         if what in self._ready:
             return True
@@ -213,6 +224,17 @@ def _crypt3_entries() -> list[tuple[object, tuple]]:
     table = typeof(lane_keys.key_table(passes(1, False)))
     signature = (words, words, typeof(0), table, words)
     return [(crypt3._crypt12, signature), (crypt3._crypt24, signature)]
+
+
+def _cbc_mac_entries() -> list[tuple[object, tuple]]:
+    """The two CBC-MAC kernels and their one signature each (``cbc_mac._run``'s arguments)."""
+    src, words = typeof(_read_only((1, 1))), typeof(_read_only(1))
+    out, count = typeof(np.zeros(1, np.uint64)), typeof(0)
+    planes = typeof(np.empty((16, 48), np.uint64))
+    keys, table = typeof(_read_only((1, 1))), typeof(lane_keys.key_table(passes(1, False)))
+    return [(cbc_mac._cbc_mac, (src, count, words, planes, typeof(np.uint64(0)), planes, count,
+                                out)),
+            (cbc_mac._cbc_mac_lanes, (src, count, words, keys, table, table, count, out))]
 
 
 ENGINE = BitsliceEngine()
