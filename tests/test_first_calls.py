@@ -325,6 +325,27 @@ for n in (1, 3, 300):  # MACs: one message, a few (encrypt_many), many (the CBC-
             numbades.mac.cbc(keys, rows), numbades.mac.cmac(keys, rows)
             if width > 8:
                 numbades.mac.retail(keys, rows, padding=2)
+    numbades.mac.quad_cksum(rows[0].tobytes(), bytes(8))
+    numbades.mac.quad_cksum(rows, bytes(8), outputs=2)
+import numbades.payments as pay  # payments: few rows and many, one key and a key per row
+for n in (1, 300):
+    pans = ["40000012345678" + f"{i % 100:02d}" for i in range(n)]
+    pins = ["1234"] * n
+    keys = rng.integers(0, 256, (n, 16), dtype=np.uint8)
+    keys[:, 8:16] ^= 0x80
+    ksns = np.tile(np.frombuffer(bytes.fromhex("FFFF9876543210E00001"), np.uint8), (n, 1))
+    for fmt in (0, 1, 2, 3):
+        blocks = pay.pin_block(pins, pans, fmt)
+        pay.pin_from_block(blocks, pans, fmt)
+    enciphered = pay.encipher_pin_blocks(keys, pins, pans, 0)
+    pay.translate_pin_blocks(enciphered, pans, keys, keys[::-1].copy())
+    pay.dukpt_ipek(keys, ksns), pay.dukpt_key(keys[0], ksns, "pin")
+    pay.cvv(keys, pans, "2512", "101"), pay.visa_pvv(keys[0], "1", pins, pans)
+    pay.ibm3624_offset(keys[0], "0123456789012345", pins, pans)
+    mk = pay.emv_icc_master_key(keys, pans, "00")
+    sk = pay.emv_session_key(mk, np.zeros((n, 2), np.uint8))
+    arqc = pay.emv_arqc(sk, rng.integers(0, 256, (n, 29), dtype=np.uint8))
+    pay.emv_arpc(sk, arqc, np.zeros((n, 2), np.uint8))
 
 compiled = set()
 for name, module in list(sys.modules.items()):
@@ -338,7 +359,7 @@ print(sorted(compiled))
 
 def test_a_fresh_process_after_compile_compiles_nothing():
     """Every public call kind under ``auto`` loads its kernels from the cache (issue 39, item 3;
-    issue 36: the MACs over many messages and key arrays).
+    issue 36: the MACs over many messages and key arrays; the payment jobs).
 
     Numba's own count of cache misses per dispatcher: a miss is a compile.
     Runs in the package's default cache, which the rest of the suite fills

@@ -6,7 +6,8 @@ process loads the kernels instead of compiling them.  Engines are spread
 over ``--jobs`` processes (default: the CPUs this process may use), the slow
 bitslice engine first; a progress line goes to stderr and a summary of the
 seconds per engine to stdout.  ``opts`` compiles the same way before it
-measures.
+measures.  Then, in this process, the public face's own small kernels
+(:mod:`.public_kernels`).
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from typing import TextIO
 from ..engines.registry import ENGINES, variants
 from ..tuning import machine, warmup
 from .measure import Progress, positive_int
+from .public_kernels import warm_public_kernels
 
 
 def cache_location() -> str:
@@ -79,11 +81,14 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     progress = Progress(sys.stderr, enabled=not args.quiet)
     timers: dict[str, tuple[float, float]] = {}
     seconds = compile_engines(names, jobs, progress, timers if args.breakdown else None)
+    progress.update("compile: helpers", "crypt(3) encoding, quad_cksum, payments")
+    helpers = warm_public_kernels()
     progress.done()
     wall = time.perf_counter() - started
-    width = max(len(n) for n in names)
+    width = max(len(n) for n in [*names, "helpers"])
     out.write(f"numbades compile - {machine.line_prefix()}\n")
     out.writelines(f"{name:<{width}}  {seconds[name]:7.1f} s\n" for name in names)
+    out.write(f"{'helpers':<{width}}  {helpers:7.1f} s  (crypt(3) encoding, quad_cksum, payments)\n")
     out.write(f"{'total':<{width}}  {wall:7.1f} s wall on {jobs} process(es); "
               f"{sum(seconds.values()):.1f} s of engine time; cache: {cache_location()}\n")
     if args.breakdown:
