@@ -35,13 +35,13 @@ def test_heartbeat_speaks_during_silence_and_stops_with_its_block() -> None:
     with progress.heartbeat():
         time.sleep(0.5)
         with progress.heartbeat(lambda: "compiling bitslice"):  # the innermost one speaks
-            progress.update("compile: engines", "[1/3] table 0.2 s")
+            progress.update("opts: compiling engines", "[1/3] table 0.2 s")
             time.sleep(0.5)
     lines = stream.getvalue().splitlines()
     assert lines[1].startswith("opts: still compiling 3 engines [1] bitslice (")
-    assert "compile: engines [1/3] table 0.2 s" in lines
-    inner = lines[lines.index("compile: engines [1/3] table 0.2 s") + 1:]
-    assert inner and all(ln.startswith("compile: still compiling bitslice (") for ln in inner)
+    assert "opts: compiling engines [1/3] table 0.2 s" in lines
+    inner = lines[lines.index("opts: compiling engines [1/3] table 0.2 s") + 1:]
+    assert inner and all(ln.startswith("opts: still compiling bitslice (") for ln in inner)
     assert all(ln.endswith(" s)") for ln in lines if "still" in ln)
     written = stream.getvalue()
     time.sleep(0.3)

@@ -67,20 +67,21 @@ def cache_note() -> str | None:
 
 
 def compile_engines(names: list[str], jobs: int, progress: Progress,
-                    timers: dict | None = None) -> dict[str, float]:
-    """Compile ``names`` over ``jobs`` processes with a progress line; seconds per engine."""
-
+                    timers: dict | None = None, command: str = "compile") -> dict[str, float]:
+    """Compile ``names`` over ``jobs`` processes with a progress line (``command`` names
+    the command in it); seconds per engine."""
     pending = list(names)
+    phase = f"{command}: compiling engines"
 
     def report(name: str, seconds: float, done: int, total: int) -> None:
         pending.remove(name)
-        progress.update("compile: engines", f"[{done}/{total}] {name} {seconds:.1f} s")
+        progress.update(phase, f"[{done}/{total}] {name} {seconds:.1f} s")
 
     def still() -> str:
         shown = ", ".join(pending[:3]) + (f" and {len(pending) - 3} more" if len(pending) > 3 else "")
         return f"compiling {shown}"
 
-    progress.update("compile: engines", f"{len(names)} engines on {jobs} process(es)")
+    progress.update(phase, f"({len(names)} on {jobs} process(es))")
     with progress.heartbeat(still):
         return warmup.compile_all(names, jobs, report, timers)
 

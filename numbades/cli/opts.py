@@ -130,7 +130,7 @@ def measure_all(args: argparse.Namespace, progress: Progress) -> Measurements:
     engines = variants()
     load_before = machine.load_average()
     started = time.perf_counter()
-    compile_engines(engines, min(machine.cpu_count(), len(engines)), progress)
+    compile_engines(engines, min(machine.cpu_count(), len(engines)), progress, command="opts")
     compile_wall = time.perf_counter() - started
     main = measure(engines, args.size, args.seconds, progress)
     per_class: dict[str, list[Result]] = {}
