@@ -68,15 +68,23 @@ def run(python):
 
 
 def _report_lines(stdout: str) -> list[str]:
-    """The per-engine lines: everything before the blank line that opens the notes."""
-    return stdout.split("\n\n", 1)[0].splitlines()
+    """The per-engine lines: everything before the blank line that opens the notes,
+    after the header."""
+    header, *lines = stdout.split("\n\n", 1)[0].splitlines()
+    columns = "machine - libdes options of the engine [notes]   DES blocks/s 1000 bytes/s"
+    assert header.split() == columns.split()
+    return lines
 
 
-def test_opts_prints_one_line_per_variant_fastest_first(run) -> None:
+def test_opts_prints_one_line_per_variant_fastest_first(run, numba_cache: Path) -> None:
     proc = run("opts", *QUICK)
     assert proc.returncode == 0, proc.stderr
     lines = _report_lines(proc.stdout)
     engines = numbades.variants()
+    # stderr is a pipe here: a line per engine compiled and timed, not only per phase
+    for name in engines:
+        assert re.search(rf"\] {re.escape(name)}( |$)", proc.stderr, re.MULTILINE), proc.stderr
+    assert f"Kernels compiled into {numba_cache.resolve()}" in proc.stdout
     assert len(lines) == len(engines), proc.stdout
     matches = [LINE.match(line) for line in lines]
     assert all(matches), [line for line, m in zip(lines, matches, strict=True) if not m]

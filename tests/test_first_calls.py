@@ -205,6 +205,7 @@ def test_compile_command(tmp_path):
     assert lines[0].startswith("numbades compile - ")
     assert [line.split()[0] for line in lines[1:3]] == ["table", "table+ptr"]
     assert lines[3].startswith("total") and "2 process(es)" in lines[3]
+    assert lines[4] == f"kernels cached in {tmp_path.resolve()}"  # the directory it filled
     assert any(tmp_path.rglob("*.nbi")), "nothing was written to the cache"
     bad = subprocess.run([sys.executable, "-m", "numbades", "compile", "--engines", "nope"],
                          capture_output=True, text=True, env=env, timeout=120, check=False)

@@ -168,7 +168,6 @@ def block_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
     name = variant_name(unroll, risc, ptr)
     fn = "block_" + name.replace("+", "_")
     return [
-        "@inline",
         f"def {fn}(x, ks, sp):",
         f'    """``{name}``: encrypt one block value under ks (32 words a pass, any passes)."""',
         "    always_inline()",
@@ -190,7 +189,6 @@ def block2_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
     name = variant_name(unroll, risc, ptr)
     fn = "block2_" + name.replace("+", "_")
     return [
-        "@inline",
         f"def {fn}(x, x_b, ks, sp):",
         f'    """``{name}``: encrypt two block values at once (rounds interleaved)."""',
         "    always_inline()",
@@ -206,7 +204,6 @@ def ecb_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
     name = variant_name(unroll, risc, ptr)
     fn = name.replace("+", "_")
     return [
-        "@njit(nogil=True, cache=True)",
         f"def ecb_{fn}(src, dst, ks, sp, swap):",
         f'    """``{name}`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.',
         "",
@@ -241,7 +238,6 @@ def chain_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
     fn = name.replace("+", "_")
     blk = f"block_{fn}"
     return [
-        "@njit(nogil=True, cache=True)",
         f"def chain_{fn}(src, dst, ks, sp, swap, mode, state):",
         f'    """``{name}`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""',
         "    s = state",
@@ -278,7 +274,6 @@ def rows_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
     name = variant_name(unroll, risc, ptr)
     fn = name.replace("+", "_")
     return [
-        "@njit(nogil=True, cache=True)",
         f"def rows_{fn}(src2d, dst2d, ks2d, sp, swap, mode, ivs):",
         f'    """``{name}`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""',
         "    for i in range(src2d.shape[0]):",
@@ -294,7 +289,6 @@ def cfb8_function(unroll: bool, risc: int, ptr: bool) -> list[str]:
     name = variant_name(unroll, risc, ptr)
     fn = name.replace("+", "_")
     return [
-        "@njit(nogil=True, cache=True)",
         f"def cfb8_{fn}(src, dst, ks, sp, reg, decrypt):",
         f'    """``{name}`` CFB-8 over bytes src into dst (may be src); returns the register."""',
         "    for i in range(src.shape[0]):",
@@ -325,12 +319,22 @@ For each variant there are six functions:
 * ``rows_<variant>(src2d, dst2d, ks2d, sp, swap, mode, ivs)``: a key per
   row, ECB or a chain over each row under its own key form ``ks2d[i]``.
 
+The functions are written here undecorated; ``KERNELS[name]`` wraps one
+variant's (``inline`` for the block functions, ``njit(nogil=True,
+cache=True)`` for the four kernels) when that variant is first asked for,
+so ``import numbades`` creates no dispatcher of a variant the process never
+uses.  The wrappers replace the plain functions in this module's globals,
+where Numba looks a kernel's callees up when it compiles it; Numba's disk
+cache keys each kernel on this file and its qualname, as if decorated here.
+
 ``ks`` holds (Ku, Kt) uint32 pairs from ``frame.frame_schedule``; ``sp`` is
 ``frame.SPTRANS`` (8, 64) or, for PTR variants, the flat
 ``frame.SPTRANS_FLAT`` read by byte offset.  Half-blocks are int64 values
 below 2**32 held in the rotated frame described in ``frame``.
 """
 
+import threading
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -366,6 +370,69 @@ def val(word, swap):
 '''
 
 
+FOOTER = '''
+
+class VariantKernels(NamedTuple):
+    """The compiled entry points of one table variant."""
+
+    ecb: Any
+    chain: Any
+    cfb8: Any
+    rows: Any
+    ptr: bool  # reads the flat PTR table by byte offset
+    block: Any  # block_<variant>, the one-block function its kernels inline
+
+
+#: variant name -> (its inlined block functions, its ecb/chain/cfb8/rows kernels, ptr)
+_FUNCTIONS: dict[str, tuple[tuple[str, str], tuple[str, str, str, str], bool]] = {
+@FUNCTIONS@
+}
+
+
+class _Variants(Mapping):
+    """Variant name -> its :class:`VariantKernels`, each variant wrapped when first asked for."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, VariantKernels] = {}
+        self._lock = threading.Lock()  # background compiles ask from their own threads
+
+    def __getitem__(self, name: str) -> VariantKernels:
+        made = self._made.get(name)
+        if made is None:
+            blocks, entries, ptr = _FUNCTIONS[name]
+            with self._lock:
+                made = self._made.get(name)
+                if made is None:
+                    made = self._made[name] = _wrap(blocks, entries, ptr)
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_FUNCTIONS)
+
+    def __len__(self) -> int:
+        return len(_FUNCTIONS)
+
+    def created(self) -> list[str]:
+        """The variants whose dispatchers exist in this process."""
+        return [name for name in _FUNCTIONS if name in self._made]
+
+
+def _wrap(blocks: tuple[str, str], entries: tuple[str, str, str, str], ptr: bool) -> VariantKernels:
+    """Decorate one variant's functions in place (globals are what Numba resolves callees from)."""
+    scope = globals()
+    for name in blocks:
+        scope[name] = inline(scope[name])
+    for name in entries:
+        scope[name] = njit(nogil=True, cache=True)(scope[name])
+    ecb, chain, cfb8, rows = (scope[name] for name in entries)
+    return VariantKernels(ecb, chain, cfb8, rows, ptr, scope[blocks[0]])
+
+
+#: variant name -> its kernels (created on first access)
+KERNELS = _Variants()
+'''
+
+
 def generate() -> str:
     chunks = [HEADER]
     names = []
@@ -378,19 +445,12 @@ def generate() -> str:
         chunks.append("\n\n" + "\n".join(rows_function(unroll, risc, ptr)) + "\n")
         names.append((variant_name(unroll, risc, ptr), ptr))
     table = "\n".join(
-        "    \"{n}\": VariantKernels(ecb_{f}, chain_{f}, cfb8_{f}, rows_{f}, {ptr}),".format(
+        '    "{n}": (("block_{f}", "block2_{f}"), ("ecb_{f}", "chain_{f}", "cfb8_{f}", "rows_{f}"), {ptr}),'.format(
             n=n, f=n.replace("+", "_"), ptr=ptr
         )
         for n, ptr in names
     )
-    chunks.append(
-        "\n\nclass VariantKernels(NamedTuple):\n"
-        '    """The compiled entry points of one table variant."""\n\n'
-        "    ecb: Any\n    chain: Any\n    cfb8: Any\n    rows: Any\n"
-        "    ptr: bool  # reads the flat PTR table by byte offset\n"
-        "\n\n#: variant name -> its kernels\n"
-        f"KERNELS = {{\n{table}\n}}\n"
-    )
+    chunks.append(FOOTER.replace("@FUNCTIONS@", table))
     text = "".join(chunks)
     # The stamp covers ip_fp, ptr_load and chains, which these kernels inline.
     stamp = stamp_kernel_sources.render_stamp(

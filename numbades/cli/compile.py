@@ -13,9 +13,11 @@ measures.  Then, in this process, the public face's own small kernels
 from __future__ import annotations
 
 import argparse
+import importlib.metadata
 import os
 import sys
 import time
+from pathlib import Path
 from typing import TextIO
 
 from ..engines.registry import ENGINES, variants
@@ -23,21 +25,67 @@ from ..tuning import machine, warmup
 from .measure import Progress, positive_int
 from .public_kernels import warm_public_kernels
 
+#: ``__init__.py`` of the numbades this process imported.
+_PACKAGE_INIT = Path(__file__).resolve().parents[1] / "__init__.py"
+
 
 def cache_location() -> str:
-    """Where Numba keeps the compiled kernels (``NUMBA_CACHE_DIR``, else beside the sources)."""
-    return os.environ.get("NUMBA_CACHE_DIR") or "__pycache__ directories of the numbades package"
+    """The directory Numba fills with this process's kernels (``NUMBA_CACHE_DIR``, else the
+    ``__pycache__`` directories beside the sources of the numbades this process imported)."""
+    configured = os.environ.get("NUMBA_CACHE_DIR")
+    if configured:
+        return str(Path(configured).resolve())
+    return str(_PACKAGE_INIT.resolve().parent / "**" / "__pycache__")
+
+
+def other_copy_note(running: Path, installed: Path | None) -> str | None:
+    """A warning when the package file ``running`` is not ``installed`` (the distribution's).
+
+    Numba keys its cache on each kernel's source file, so kernels compiled
+    for a source checkout on ``sys.path`` (e.g. the current directory) are
+    not loaded by the installed package: it would compile again.
+    """
+    if installed is None or running.resolve() == installed.resolve():
+        return None
+    return (f"this run imported numbades from {running.parent}, not the installed package "
+            f"at {installed.parent}, so the installed package's kernels were not compiled: "
+            f"run the command from another directory to warm them")
+
+
+def installed_package() -> Path | None:
+    """``numbades/__init__.py`` of the installed distribution; None if not installed, or
+    installed in editable mode (the checkout is then the installed package)."""
+    try:
+        dist = importlib.metadata.distribution("numbades")
+    except importlib.metadata.PackageNotFoundError:
+        return None
+    init = Path(str(dist.locate_file("numbades/__init__.py")))
+    return init if init.is_file() else None
+
+
+def cache_note() -> str | None:
+    """:func:`other_copy_note` for this process."""
+    return other_copy_note(_PACKAGE_INIT, installed_package())
 
 
 def compile_engines(names: list[str], jobs: int, progress: Progress,
-                    timers: dict | None = None) -> dict[str, float]:
-    """Compile ``names`` over ``jobs`` processes with a progress line; seconds per engine."""
+                    timers: dict | None = None, command: str = "compile") -> dict[str, float]:
+    """Compile ``names`` over ``jobs`` processes with a progress line (``command`` names
+    the command in it); seconds per engine."""
+    pending = list(names)
+    phase = f"{command}: compiling engines"
 
     def report(name: str, seconds: float, done: int, total: int) -> None:
-        progress.update("compile: engines", f"[{done}/{total}] {name} {seconds:.1f} s")
+        pending.remove(name)
+        progress.update(phase, f"[{done}/{total}] {name} {seconds:.1f} s")
 
-    progress.update("compile: engines", f"{len(names)} engines on {jobs} process(es)")
-    return warmup.compile_all(names, jobs, report, timers)
+    def still() -> str:
+        shown = ", ".join(pending[:3]) + (f" and {len(pending) - 3} more" if len(pending) > 3 else "")
+        return f"compiling {shown}"
+
+    progress.update(phase, f"({len(names)} on {jobs} process(es))")
+    with progress.heartbeat(still):
+        return warmup.compile_all(names, jobs, report, timers)
 
 
 def breakdown_lines(timers: dict[str, tuple[float, float]], top: int = 25) -> list[str]:
@@ -90,7 +138,11 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     out.writelines(f"{name:<{width}}  {seconds[name]:7.1f} s\n" for name in names)
     out.write(f"{'helpers':<{width}}  {helpers:7.1f} s  (crypt(3) encoding, quad_cksum, payments)\n")
     out.write(f"{'total':<{width}}  {wall:7.1f} s wall on {jobs} process(es); "
-              f"{sum(seconds.values()):.1f} s of engine time; cache: {cache_location()}\n")
+              f"{sum(seconds.values()):.1f} s of engine time\n")
+    out.write(f"kernels cached in {cache_location()}\n")
+    note = cache_note()
+    if note:
+        out.write(f"warning: {note}\n")
     if args.breakdown:
         out.write("\n" + "\n".join(breakdown_lines(timers)) + "\n")
     return 0

@@ -8,11 +8,13 @@ every measurement uses (so figures from different commands compare).
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import re
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import TextIO
 
 #: Fixed measurement inputs: the key and IV values do not change a DES rate.
@@ -107,38 +109,94 @@ def set_threads(threads: int) -> str | None:
     return None
 
 
+#: Longest silence of a progress display: a "still ..." line comes after this many seconds.
+HEARTBEAT_SECONDS = 5.0
+
+
 class Progress:
     """A status display on stderr: one line rewritten in place on a terminal;
-    elsewhere (logs, pipes) one plain line per phase, without the per-item detail."""
+    elsewhere (logs, pipes) one plain line per update.
 
-    def __init__(self, stream: TextIO = sys.stderr, enabled: bool = True) -> None:
+    Inside :meth:`heartbeat`, a thread adds a "still ..." line whenever nothing
+    was written for ``every`` seconds, so a long compile never looks hung.
+    """
+
+    def __init__(self, stream: TextIO = sys.stderr, enabled: bool = True,
+                 every: float = HEARTBEAT_SECONDS) -> None:
         self.stream = stream
         self.enabled = enabled
         self.tty = enabled and hasattr(stream, "isatty") and stream.isatty()
+        self.every = every
         self._width = 0
         self._phase = ""
+        self._text = ""
+        self._lock = threading.Lock()
+        self._last = time.monotonic()
+        self._stills: list[Callable[[], str] | None] = []  # open heartbeat blocks
 
-    def update(self, phase: str, detail: str = "") -> None:
-        """Show ``phase`` (and, on a terminal, ``detail``) as the current status."""
-        if not self.enabled:
-            return
+    def _write(self, text: str) -> None:
+        """One status line (caller holds the lock)."""
         if self.tty:
-            text = f"{phase} {detail}".rstrip()
             pad = max(0, self._width - len(text))
             self.stream.write("\r" + text + " " * pad)
             self._width = len(text)
-        elif phase != self._phase:
-            self.stream.write(phase + "\n")
-        self._phase = phase
+        else:
+            self.stream.write(text + "\n")
         self.stream.flush()
+        self._last = time.monotonic()
+
+    def update(self, phase: str, detail: str = "") -> None:
+        """Show ``phase`` and ``detail`` as the current status."""
+        if not self.enabled:
+            return
+        text = f"{phase} {detail}".rstrip()
+        with self._lock:
+            if self.tty or text != self._text:
+                self._write(text)
+            self._phase, self._text = phase, text
+
+    @contextlib.contextmanager
+    def heartbeat(self, still: Callable[[], str] | None = None) -> Iterator[None]:
+        """While the block runs, write ``"<command>: still <still()> (<s> s)"`` after each
+        ``every`` seconds of silence (``still`` defaults to the current status).  Nested
+        blocks share the outer one's thread, the innermost ``still`` speaking."""
+        if not self.enabled:
+            yield
+            return
+        self._stills.append(still)
+        outermost = len(self._stills) == 1
+        stop = threading.Event()
+        thread = threading.Thread(target=self._beat, args=(stop, time.monotonic()),
+                                  name="numbades-progress", daemon=True)
+        if outermost:
+            thread.start()
+        try:
+            yield
+        finally:
+            if outermost:
+                stop.set()
+                thread.join()
+            self._stills.pop()
+
+    def _beat(self, stop: threading.Event, started: float) -> None:
+        while not stop.wait(min(1.0, self.every / 2)):
+            with self._lock:
+                if time.monotonic() - self._last < self.every:
+                    continue
+                command, _, status = self._text.partition(": ")
+                still = self._stills[-1] if self._stills else None
+                what = still() if still is not None else status
+                self._write(f"{command or 'numbades'}: still {what} "
+                            f"({time.monotonic() - started:.0f} s)")
 
     def done(self) -> None:
         """Clear the status line (terminal) before the report is printed."""
-        if self.tty and self._width:
-            self.stream.write("\r" + " " * self._width + "\r")
-            self.stream.flush()
-            self._width = 0
-        self._phase = ""
+        with self._lock:
+            if self.tty and self._width:
+                self.stream.write("\r" + " " * self._width + "\r")
+                self.stream.flush()
+                self._width = 0
+            self._phase = self._text = ""
 
 
 def machine_line() -> str:

@@ -27,7 +27,7 @@ import numpy as np
 from ..engines.registry import ENGINES, options, variants
 from ..tuning import machine, saved_choice
 from .asm import identical_code_groups
-from .compile import compile_engines
+from .compile import cache_location, cache_note, compile_engines
 from .measure import (
     KEY8,
     Progress,
@@ -130,7 +130,7 @@ def measure_all(args: argparse.Namespace, progress: Progress) -> Measurements:
     engines = variants()
     load_before = machine.load_average()
     started = time.perf_counter()
-    compile_engines(engines, min(machine.cpu_count(), len(engines)), progress)
+    compile_engines(engines, min(machine.cpu_count(), len(engines)), progress, command="opts")
     compile_wall = time.perf_counter() - started
     main = measure(engines, args.size, args.seconds, progress)
     per_class: dict[str, list[Result]] = {}
@@ -202,6 +202,9 @@ def write_notes(m: Measurements, args: argparse.Namespace) -> Notes:
     for group in m.groups or []:
         notes.add(f"{', '.join(group)} compiled to identical machine code.", group)
     notes.add(_load_note(m.load_before, m.load_after))
+    other_copy = cache_note()
+    notes.add(f"Kernels compiled into {cache_location()}"
+              + (f"; {other_copy}." if other_copy else " (later imports load them)."))
     for res in m.main:
         if res.error is not None:
             notes.add(f"{res.variant} left out: {res.error}", [res.variant])
@@ -223,20 +226,22 @@ def _ranked(m: Measurements) -> tuple[list[Result], list[Result]]:
     return ok, [r for r in m.main if r.error is not None]
 
 
+#: The header of the table's three columns (``format_lines``).
+HEADER = ("machine - libdes options of the engine [notes]", "DES blocks/s", "1000 bytes/s")
+
+
 def format_lines(prefix: str, ranked: Sequence[Result], marks: dict[str, list[int]]) -> list[str]:
-    """options.txt lines, text left, figures right-aligned in two columns."""
+    """A header naming the columns, then options.txt lines: text left, figures right-aligned."""
     texts = []
     for res in ranked:
         words = [*options(res.variant), *(f"[{n}]" for n in marks.get(res.variant, []))]
         texts.append(f"{prefix} - {' '.join(words)}".rstrip())
     blocks = [f"{round(r.blocks_per_second):,}" for r in ranked]
     kbytes = [f"{round(r.bytes_per_second / 1000)}k/s" for r in ranked]
-    tw = max(map(len, texts), default=0)
-    bw = max(map(len, blocks), default=0)
-    kw = max(map(len, kbytes), default=0)
-    return [
-        f"{t:<{tw}}   {b:>{bw}} {k:>{kw}}" for t, b, k in zip(texts, blocks, kbytes, strict=True)
-    ]
+    tw, bw, kw = (max(map(len, [h, *col])) for h, col in zip(HEADER, (texts, blocks, kbytes),
+                                                              strict=True))
+    rows = [(*HEADER,), *zip(texts, blocks, kbytes, strict=True)]
+    return [f"{t:<{tw}}   {b:>{bw}} {k:>{kw}}".rstrip() for t, b, k in rows]
 
 
 def render_text(m: Measurements, notes: Notes, out: TextIO) -> None:
@@ -316,7 +321,8 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         print(f"numbades opts: error: {problem}", file=sys.stderr)
         return 2
     progress = Progress(sys.stderr, enabled=not args.quiet)
-    m = measure_all(args, progress)
+    with progress.heartbeat():
+        m = measure_all(args, progress)
     notes = write_notes(m, args)
     if args.json:
         render_json(m, notes, args, out)

@@ -1,7 +1,8 @@
 """The peers numbades is measured against: ``openssl speed`` and pycryptodome.
 
 Each runner answers ``None`` when its peer is not installed, so a report
-shows "n/a" rather than failing.  Used by ``numbades speed --compare`` and
+does not fail; :func:`missing` says which peers are absent, why, and how to
+get them, so a report can print that instead of empty figures.  Used by ``numbades speed --compare`` and
 ``benchmarks/compare.py``.
 """
 
@@ -67,6 +68,28 @@ def openssl_speed(
             except ValueError:
                 return None
     return None
+
+
+#: Why a peer's figures are missing, and how to get it.
+MISSING = {
+    "openssl": "openssl not found on PATH: install your system's openssl package",
+    "pycryptodome": "pycryptodome not installed: pip install numbades[bench]",
+}
+
+
+def pycryptodome_installed() -> bool:
+    """Whether pycryptodome's DES can be imported."""
+    try:
+        from Crypto.Cipher import DES, DES3  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def missing() -> dict[str, str]:
+    """The peers this process cannot run, each with :data:`MISSING`'s reason."""
+    present = {"openssl": openssl_version() is not None, "pycryptodome": pycryptodome_installed()}
+    return {peer: MISSING[peer] for peer, ok in present.items() if not ok}
 
 
 def pycryptodome_call(cipher: str, nbytes: int) -> Callable[[], object] | None:

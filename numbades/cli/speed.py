@@ -37,11 +37,11 @@ from .measure import (
 from .peers import (
     CIPHERS,
     openssl_speed,
-    openssl_version,
     pycryptodome_call,
     pycryptodome_key_call,
     pycryptodome_small_call,
 )
+from .peers import missing as missing_peers
 
 SIZES = (16, 64, 1024, 8192, 1024 * 1024)
 LIBRARIES = ("numbades", "pycryptodome", "openssl")
@@ -113,11 +113,14 @@ class Measurements:
     rates: dict[str, dict[str, Rates]] = field(default_factory=dict)
     keys: dict[str, float | None] = field(default_factory=dict)  # key set-ups per second
     small: dict[str, dict[str, float | None]] = field(default_factory=dict)  # calls/s
+    missing: dict[str, str] = field(default_factory=dict)  # peer -> why it was not measured
 
 
 def measure_all(args: argparse.Namespace, progress: Progress) -> Measurements:
     """Step 1: key set-up and throughput of numbades (and with ``--compare``, the peers)."""
     m = Measurements(args.sizes, {lib: {} for lib in LIBRARIES})
+    if args.compare:
+        m.missing = missing_peers()
     for setup in KEY_SETUPS:
         progress.update("speed: numbades set_key", setup)
         m.keys[f"numbades {setup}"] = rate(numbades_key_call(setup), 1, args.seconds)
@@ -130,7 +133,7 @@ def measure_all(args: argparse.Namespace, progress: Progress) -> Measurements:
         if args.compare:
             peer = pycryptodome_small_call(cipher, nbytes)
             m.small[label]["pycryptodome"] = rate(peer, 1, args.seconds)
-    libraries = LIBRARIES if args.compare else ("numbades",)
+    libraries = [lib for lib in LIBRARIES if lib not in m.missing] if args.compare else ["numbades"]
     for cipher in CIPHERS:
         for lib in libraries:
             rates: Rates = {}
@@ -175,7 +178,9 @@ def _ratio(a: Rates, b: Rates) -> Rates:
 
 def render_text(m: Measurements, args: argparse.Namespace, out: TextIO) -> None:
     """Step 2 (text): key set-up lines, the openssl-shaped table, blocks/s, ratios."""
-    lines = [f"numbades speed - {machine.line_prefix()} - variant {args.variant}", ""]
+    lines = [f"numbades speed - {machine.line_prefix()} - variant {args.variant}"]
+    lines += [f"Not compared with {peer}: {why}" for peer, why in m.missing.items()]
+    lines.append("")
     lines.append("Key set-up: everything a new key costs before its first block, per key.")
     peer_keys = m.keys.get("pycryptodome DES.new")
     for name, value in m.keys.items():
@@ -207,12 +212,13 @@ def render_text(m: Measurements, args: argparse.Namespace, out: TextIO) -> None:
                           lambda v: f"{round(v / 8):,}")
     if args.compare:
         for peer in ("openssl", "pycryptodome"):
-            ratios = [(c, _ratio(m.rates["numbades"][c], m.rates[peer][c])) for c in CIPHERS]
             lines.append("")
+            if peer in m.missing:
+                lines.append(f"Ratio numbades / {peer}: not measured ({m.missing[peer]}).")
+                continue
+            ratios = [(c, _ratio(m.rates["numbades"][c], m.rates[peer][c])) for c in CIPHERS]
             lines += format_table(f"Ratio numbades / {peer} (above 1: numbades is faster).",
                                   ratios, m.sizes, lambda v: f"{v:.2f}")
-        if openssl_version() is None:
-            lines.append("openssl not found on PATH: its rows are n/a")
     out.write("\n".join(lines) + "\n")
 
 
@@ -224,6 +230,7 @@ def render_json(m: Measurements, args: argparse.Namespace, out: TextIO) -> None:
         "seconds": args.seconds,
         "key_setups_per_second": m.keys,
         "small_calls_per_second": m.small,
+        "missing_peers": m.missing,
         "bytes_per_second": {
             lib: {c: {str(n): v for n, v in r.items()} for c, r in per.items()}
             for lib, per in m.rates.items()

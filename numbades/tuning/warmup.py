@@ -33,7 +33,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from multiprocessing import get_context
 from pathlib import Path
 
@@ -197,8 +197,8 @@ def compile_all(names: Sequence[str], jobs: int,
 
     Slow engines go first, each in a process of its own, so the table
     variants fill the other processes meanwhile.  ``progress(name, seconds,
-    done, total)`` is called as each engine finishes; ``timers``, if given,
-    collects every process's :func:`kernel_timers`.
+    done, total)`` is called as each engine finishes, in the order they
+    finish; ``timers``, if given, collects every process's :func:`kernel_timers`.
     """
     order = sorted(names, key=lambda n: not ENGINES[n].slow_to_compile)
     seconds: dict[str, float] = {}
@@ -212,8 +212,9 @@ def compile_all(names: Sequence[str], jobs: int,
         return seconds
     # spawn, not fork: the parent may hold LLVM and thread-pool state a fork would copy
     with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        futures = {name: pool.submit(warm_up_with_timers, [name]) for name in order}
-        for name, future in futures.items():
+        futures = {pool.submit(warm_up_with_timers, [name]): name for name in order}
+        for future in as_completed(futures):  # report each engine as it finishes
+            name = futures[future]
             done, found = future.result()
             seconds.update(done)
             if timers is not None:

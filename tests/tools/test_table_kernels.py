@@ -1,6 +1,9 @@
 """The generated table-kernel module: up to date, and every variant's kernels distinct."""
 
 import ast
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import numbades
@@ -44,3 +47,30 @@ def test_ptr_variants_load_by_byte_offset():
         # byte offsets (mask 0xfc), never an index (mask 0x3f) scaled back up
         assert ("& 252" in src) == kernels.ptr
         assert ("& 63" in src) == (not kernels.ptr)
+
+
+_IMPORT_PROBE = """
+import numbades
+from numba.core.dispatcher import Dispatcher
+from numbades.engines.table import kernels_gen as kg
+made = kg.KERNELS.created()
+plain = not isinstance(kg.ecb_table_unroll_risc2_ptr, Dispatcher)
+kernels = kg.KERNELS["table+unroll+risc2+ptr"]
+print(made, plain, kg.KERNELS.created()[-1])
+print(kernels.ecb is kg.ecb_table_unroll_risc2_ptr, kernels.ecb.py_func.__qualname__,
+      type(kernels.ecb._cache).__name__, kernels.ecb.targetoptions.get("nogil"),
+      isinstance(kg.block2_table_unroll_risc2_ptr, Dispatcher))
+"""
+
+
+def test_import_creates_only_the_default_variant_and_the_rest_on_first_ask():
+    """``import numbades`` wraps one variant (the default loop); the others when asked for,
+    as module-level cached kernels (Numba's cache key: this file and the qualname)."""
+    env = {**os.environ, "PYTHONPATH": str(Path(numbades.__file__).parents[1])}
+    proc = subprocess.run([sys.executable, "-c", _IMPORT_PROBE], capture_output=True, text=True,
+                          env=env, timeout=120, check=False)
+    assert proc.returncode == 0, proc.stderr
+    assert proc.stdout.splitlines() == [
+        "['table'] True table+unroll+risc2+ptr",
+        "True ecb_table_unroll_risc2_ptr FunctionCache True True",
+    ]

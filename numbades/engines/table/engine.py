@@ -33,10 +33,14 @@ class TableEngine:
     constant_time = False
     slow_to_compile = False  # about a second per kernel: compiled when first needed
 
-    def __init__(self, name: str, kernels: VariantKernels):
+    def __init__(self, name: str, ptr: bool):
         self.name = name
-        self._kernels = kernels
-        self._table = SPTRANS_FLAT if kernels.ptr else SPTRANS
+        self._table = SPTRANS_FLAT if ptr else SPTRANS
+
+    @property
+    def _kernels(self) -> VariantKernels:
+        """This variant's dispatchers, created the first time the engine is used."""
+        return KERNELS[self.name]
 
     def __repr__(self) -> str:
         return f"<table engine {self.name!r}>"
@@ -162,4 +166,4 @@ def _whitened_register(src, dst, keys, chain: int, register: int) -> int:
 _READ_ONLY_WORDS = read_only(np.zeros(1, np.uint64))
 _READ_ONLY_BYTES = read_only(np.zeros(1, np.uint8))
 
-ENGINES: tuple[TableEngine, ...] = tuple(TableEngine(n, k) for n, k in KERNELS.items())
+ENGINES: tuple[TableEngine, ...] = tuple(TableEngine(n, "+ptr" in n) for n in KERNELS)

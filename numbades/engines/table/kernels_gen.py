@@ -17,12 +17,22 @@ For each variant there are six functions:
 * ``rows_<variant>(src2d, dst2d, ks2d, sp, swap, mode, ivs)``: a key per
   row, ECB or a chain over each row under its own key form ``ks2d[i]``.
 
+The functions are written here undecorated; ``KERNELS[name]`` wraps one
+variant's (``inline`` for the block functions, ``njit(nogil=True,
+cache=True)`` for the four kernels) when that variant is first asked for,
+so ``import numbades`` creates no dispatcher of a variant the process never
+uses.  The wrappers replace the plain functions in this module's globals,
+where Numba looks a kernel's callees up when it compiles it; Numba's disk
+cache keys each kernel on this file and its qualname, as if decorated here.
+
 ``ks`` holds (Ku, Kt) uint32 pairs from ``frame.frame_schedule``; ``sp`` is
 ``frame.SPTRANS`` (8, 64) or, for PTR variants, the flat
 ``frame.SPTRANS_FLAT`` read by byte offset.  Half-blocks are int64 values
 below 2**32 held in the rotated frame described in ``frame``.
 """
 
+import threading
+from collections.abc import Iterator, Mapping
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -57,7 +67,6 @@ def val(word, swap):
     return bswap64(word) if swap else word
 
 
-@inline
 def block_table(x, ks, sp):
     """``table``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -120,7 +129,6 @@ def block_table(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table(x, x_b, ks, sp):
     """``table``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -237,7 +245,6 @@ def block2_table(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table(src, dst, ks, sp, swap):
     """``table`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -251,7 +258,6 @@ def ecb_table(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table(src, dst, ks, sp, swap, mode, state):
     """``table`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -282,7 +288,6 @@ def chain_table(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table(src, dst, ks, sp, reg, decrypt):
     """``table`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -293,7 +298,6 @@ def cfb8_table(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -303,7 +307,6 @@ def rows_table(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_ptr(x, ks, sp):
     """``table+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -366,7 +369,6 @@ def block_table_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_ptr(x, x_b, ks, sp):
     """``table+ptr``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -483,7 +485,6 @@ def block2_table_ptr(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_ptr(src, dst, ks, sp, swap):
     """``table+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -497,7 +498,6 @@ def ecb_table_ptr(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+ptr`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -528,7 +528,6 @@ def chain_table_ptr(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_ptr(src, dst, ks, sp, reg, decrypt):
     """``table+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -539,7 +538,6 @@ def cfb8_table_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+ptr`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -549,7 +547,6 @@ def rows_table_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_ptr(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_risc1(x, ks, sp):
     """``table+risc1``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -648,7 +645,6 @@ def block_table_risc1(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_risc1(x, x_b, ks, sp):
     """``table+risc1``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -837,7 +833,6 @@ def block2_table_risc1(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_risc1(src, dst, ks, sp, swap):
     """``table+risc1`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -851,7 +846,6 @@ def ecb_table_risc1(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_risc1(src, dst, ks, sp, swap, mode, state):
     """``table+risc1`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -882,7 +876,6 @@ def chain_table_risc1(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_risc1(src, dst, ks, sp, reg, decrypt):
     """``table+risc1`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -893,7 +886,6 @@ def cfb8_table_risc1(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_risc1(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+risc1`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -903,7 +895,6 @@ def rows_table_risc1(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_risc1(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_risc1_ptr(x, ks, sp):
     """``table+risc1+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -998,7 +989,6 @@ def block_table_risc1_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_risc1_ptr(x, x_b, ks, sp):
     """``table+risc1+ptr``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -1179,7 +1169,6 @@ def block2_table_risc1_ptr(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_risc1_ptr(src, dst, ks, sp, swap):
     """``table+risc1+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -1193,7 +1182,6 @@ def ecb_table_risc1_ptr(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_risc1_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+risc1+ptr`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -1224,7 +1212,6 @@ def chain_table_risc1_ptr(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_risc1_ptr(src, dst, ks, sp, reg, decrypt):
     """``table+risc1+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -1235,7 +1222,6 @@ def cfb8_table_risc1_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_risc1_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+risc1+ptr`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -1245,7 +1231,6 @@ def rows_table_risc1_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_risc1_ptr(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_risc2(x, ks, sp):
     """``table+risc2``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -1336,7 +1321,6 @@ def block_table_risc2(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_risc2(x, x_b, ks, sp):
     """``table+risc2``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -1509,7 +1493,6 @@ def block2_table_risc2(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_risc2(src, dst, ks, sp, swap):
     """``table+risc2`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -1523,7 +1506,6 @@ def ecb_table_risc2(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_risc2(src, dst, ks, sp, swap, mode, state):
     """``table+risc2`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -1554,7 +1536,6 @@ def chain_table_risc2(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_risc2(src, dst, ks, sp, reg, decrypt):
     """``table+risc2`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -1565,7 +1546,6 @@ def cfb8_table_risc2(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_risc2(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+risc2`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -1575,7 +1555,6 @@ def rows_table_risc2(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_risc2(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_risc2_ptr(x, ks, sp):
     """``table+risc2+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -1662,7 +1641,6 @@ def block_table_risc2_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_risc2_ptr(x, x_b, ks, sp):
     """``table+risc2+ptr``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -1827,7 +1805,6 @@ def block2_table_risc2_ptr(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_risc2_ptr(src, dst, ks, sp, swap):
     """``table+risc2+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -1841,7 +1818,6 @@ def ecb_table_risc2_ptr(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_risc2_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+risc2+ptr`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -1872,7 +1848,6 @@ def chain_table_risc2_ptr(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_risc2_ptr(src, dst, ks, sp, reg, decrypt):
     """``table+risc2+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -1883,7 +1858,6 @@ def cfb8_table_risc2_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_risc2_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+risc2+ptr`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -1893,7 +1867,6 @@ def rows_table_risc2_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_risc2_ptr(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_unroll(x, ks, sp):
     """``table+unroll``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -2128,7 +2101,6 @@ def block_table_unroll(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_unroll(x, x_b, ks, sp):
     """``table+unroll``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -2573,7 +2545,6 @@ def block2_table_unroll(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_unroll(src, dst, ks, sp, swap):
     """``table+unroll`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -2587,7 +2558,6 @@ def ecb_table_unroll(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_unroll(src, dst, ks, sp, swap, mode, state):
     """``table+unroll`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -2618,7 +2588,6 @@ def chain_table_unroll(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_unroll(src, dst, ks, sp, reg, decrypt):
     """``table+unroll`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -2629,7 +2598,6 @@ def cfb8_table_unroll(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_unroll(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+unroll`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -2639,7 +2607,6 @@ def rows_table_unroll(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_unroll(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_unroll_ptr(x, ks, sp):
     """``table+unroll+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -2874,7 +2841,6 @@ def block_table_unroll_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_unroll_ptr(x, x_b, ks, sp):
     """``table+unroll+ptr``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -3319,7 +3285,6 @@ def block2_table_unroll_ptr(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_unroll_ptr(src, dst, ks, sp, swap):
     """``table+unroll+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -3333,7 +3298,6 @@ def ecb_table_unroll_ptr(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_unroll_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+unroll+ptr`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -3364,7 +3328,6 @@ def chain_table_unroll_ptr(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_unroll_ptr(src, dst, ks, sp, reg, decrypt):
     """``table+unroll+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -3375,7 +3338,6 @@ def cfb8_table_unroll_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_unroll_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+unroll+ptr`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -3385,7 +3347,6 @@ def rows_table_unroll_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_unroll_ptr(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_unroll_risc1(x, ks, sp):
     """``table+unroll+risc1``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -3764,7 +3725,6 @@ def block_table_unroll_risc1(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_unroll_risc1(x, x_b, ks, sp):
     """``table+unroll+risc1``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -4497,7 +4457,6 @@ def block2_table_unroll_risc1(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_unroll_risc1(src, dst, ks, sp, swap):
     """``table+unroll+risc1`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -4511,7 +4470,6 @@ def ecb_table_unroll_risc1(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_unroll_risc1(src, dst, ks, sp, swap, mode, state):
     """``table+unroll+risc1`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -4542,7 +4500,6 @@ def chain_table_unroll_risc1(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_unroll_risc1(src, dst, ks, sp, reg, decrypt):
     """``table+unroll+risc1`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -4553,7 +4510,6 @@ def cfb8_table_unroll_risc1(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_unroll_risc1(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+unroll+risc1`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -4563,7 +4519,6 @@ def rows_table_unroll_risc1(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_unroll_risc1(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_unroll_risc1_ptr(x, ks, sp):
     """``table+unroll+risc1+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -4926,7 +4881,6 @@ def block_table_unroll_risc1_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_unroll_risc1_ptr(x, x_b, ks, sp):
     """``table+unroll+risc1+ptr``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -5627,7 +5581,6 @@ def block2_table_unroll_risc1_ptr(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_unroll_risc1_ptr(src, dst, ks, sp, swap):
     """``table+unroll+risc1+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -5641,7 +5594,6 @@ def ecb_table_unroll_risc1_ptr(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_unroll_risc1_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+unroll+risc1+ptr`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -5672,7 +5624,6 @@ def chain_table_unroll_risc1_ptr(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_unroll_risc1_ptr(src, dst, ks, sp, reg, decrypt):
     """``table+unroll+risc1+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -5683,7 +5634,6 @@ def cfb8_table_unroll_risc1_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_unroll_risc1_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+unroll+risc1+ptr`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -5693,7 +5643,6 @@ def rows_table_unroll_risc1_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_unroll_risc1_ptr(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_unroll_risc2(x, ks, sp):
     """``table+unroll+risc2``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -6040,7 +5989,6 @@ def block_table_unroll_risc2(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_unroll_risc2(x, x_b, ks, sp):
     """``table+unroll+risc2``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -6709,7 +6657,6 @@ def block2_table_unroll_risc2(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_unroll_risc2(src, dst, ks, sp, swap):
     """``table+unroll+risc2`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -6723,7 +6670,6 @@ def ecb_table_unroll_risc2(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_unroll_risc2(src, dst, ks, sp, swap, mode, state):
     """``table+unroll+risc2`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -6754,7 +6700,6 @@ def chain_table_unroll_risc2(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_unroll_risc2(src, dst, ks, sp, reg, decrypt):
     """``table+unroll+risc2`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -6765,7 +6710,6 @@ def cfb8_table_unroll_risc2(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_unroll_risc2(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+unroll+risc2`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -6775,7 +6719,6 @@ def rows_table_unroll_risc2(src2d, dst2d, ks2d, sp, swap, mode, ivs):
             chain_table_unroll_risc2(src2d[i], dst2d[i], ks2d[i], sp, swap, mode, ivs[i])
 
 
-@inline
 def block_table_unroll_risc2_ptr(x, ks, sp):
     """``table+unroll+risc2+ptr``: encrypt one block value under ks (32 words a pass, any passes)."""
     always_inline()
@@ -7106,7 +7049,6 @@ def block_table_unroll_risc2_ptr(x, ks, sp):
     return join_from_frame(left, right)
 
 
-@inline
 def block2_table_unroll_risc2_ptr(x, x_b, ks, sp):
     """``table+unroll+risc2+ptr``: encrypt two block values at once (rounds interleaved)."""
     always_inline()
@@ -7743,7 +7685,6 @@ def block2_table_unroll_risc2_ptr(x, x_b, ks, sp):
     return join_from_frame(left, right), join_from_frame(left_b, right_b)
 
 
-@njit(nogil=True, cache=True)
 def ecb_table_unroll_risc2_ptr(src, dst, ks, sp, swap):
     """``table+unroll+risc2+ptr`` over a batch, two blocks at a time: dst[i] = E(src[i]); swap: words are big-endian bytes.
 
@@ -7757,7 +7698,6 @@ def ecb_table_unroll_risc2_ptr(src, dst, ks, sp, swap):
         dst[i] = val(y, swap)
 
 
-@njit(nogil=True, cache=True)
 def chain_table_unroll_risc2_ptr(src, dst, ks, sp, swap, mode, state):
     """``table+unroll+risc2+ptr`` over a stream in chain ``mode`` (``engines.chains``); returns the next state."""
     s = state
@@ -7788,7 +7728,6 @@ def chain_table_unroll_risc2_ptr(src, dst, ks, sp, swap, mode, state):
     return s
 
 
-@njit(nogil=True, cache=True)
 def cfb8_table_unroll_risc2_ptr(src, dst, ks, sp, reg, decrypt):
     """``table+unroll+risc2+ptr`` CFB-8 over bytes src into dst (may be src); returns the register."""
     for i in range(src.shape[0]):
@@ -7799,7 +7738,6 @@ def cfb8_table_unroll_risc2_ptr(src, dst, ks, sp, reg, decrypt):
     return reg
 
 
-@njit(nogil=True, cache=True)
 def rows_table_unroll_risc2_ptr(src2d, dst2d, ks2d, sp, swap, mode, ivs):
     """``table+unroll+risc2+ptr`` with key i for row i: ECB or a chain per row, ks2d[i] its key form."""
     for i in range(src2d.shape[0]):
@@ -7817,20 +7755,64 @@ class VariantKernels(NamedTuple):
     cfb8: Any
     rows: Any
     ptr: bool  # reads the flat PTR table by byte offset
+    block: Any  # block_<variant>, the one-block function its kernels inline
 
 
-#: variant name -> its kernels
-KERNELS = {
-    "table": VariantKernels(ecb_table, chain_table, cfb8_table, rows_table, False),
-    "table+ptr": VariantKernels(ecb_table_ptr, chain_table_ptr, cfb8_table_ptr, rows_table_ptr, True),
-    "table+risc1": VariantKernels(ecb_table_risc1, chain_table_risc1, cfb8_table_risc1, rows_table_risc1, False),
-    "table+risc1+ptr": VariantKernels(ecb_table_risc1_ptr, chain_table_risc1_ptr, cfb8_table_risc1_ptr, rows_table_risc1_ptr, True),
-    "table+risc2": VariantKernels(ecb_table_risc2, chain_table_risc2, cfb8_table_risc2, rows_table_risc2, False),
-    "table+risc2+ptr": VariantKernels(ecb_table_risc2_ptr, chain_table_risc2_ptr, cfb8_table_risc2_ptr, rows_table_risc2_ptr, True),
-    "table+unroll": VariantKernels(ecb_table_unroll, chain_table_unroll, cfb8_table_unroll, rows_table_unroll, False),
-    "table+unroll+ptr": VariantKernels(ecb_table_unroll_ptr, chain_table_unroll_ptr, cfb8_table_unroll_ptr, rows_table_unroll_ptr, True),
-    "table+unroll+risc1": VariantKernels(ecb_table_unroll_risc1, chain_table_unroll_risc1, cfb8_table_unroll_risc1, rows_table_unroll_risc1, False),
-    "table+unroll+risc1+ptr": VariantKernels(ecb_table_unroll_risc1_ptr, chain_table_unroll_risc1_ptr, cfb8_table_unroll_risc1_ptr, rows_table_unroll_risc1_ptr, True),
-    "table+unroll+risc2": VariantKernels(ecb_table_unroll_risc2, chain_table_unroll_risc2, cfb8_table_unroll_risc2, rows_table_unroll_risc2, False),
-    "table+unroll+risc2+ptr": VariantKernels(ecb_table_unroll_risc2_ptr, chain_table_unroll_risc2_ptr, cfb8_table_unroll_risc2_ptr, rows_table_unroll_risc2_ptr, True),
+#: variant name -> (its inlined block functions, its ecb/chain/cfb8/rows kernels, ptr)
+_FUNCTIONS: dict[str, tuple[tuple[str, str], tuple[str, str, str, str], bool]] = {
+    "table": (("block_table", "block2_table"), ("ecb_table", "chain_table", "cfb8_table", "rows_table"), False),
+    "table+ptr": (("block_table_ptr", "block2_table_ptr"), ("ecb_table_ptr", "chain_table_ptr", "cfb8_table_ptr", "rows_table_ptr"), True),
+    "table+risc1": (("block_table_risc1", "block2_table_risc1"), ("ecb_table_risc1", "chain_table_risc1", "cfb8_table_risc1", "rows_table_risc1"), False),
+    "table+risc1+ptr": (("block_table_risc1_ptr", "block2_table_risc1_ptr"), ("ecb_table_risc1_ptr", "chain_table_risc1_ptr", "cfb8_table_risc1_ptr", "rows_table_risc1_ptr"), True),
+    "table+risc2": (("block_table_risc2", "block2_table_risc2"), ("ecb_table_risc2", "chain_table_risc2", "cfb8_table_risc2", "rows_table_risc2"), False),
+    "table+risc2+ptr": (("block_table_risc2_ptr", "block2_table_risc2_ptr"), ("ecb_table_risc2_ptr", "chain_table_risc2_ptr", "cfb8_table_risc2_ptr", "rows_table_risc2_ptr"), True),
+    "table+unroll": (("block_table_unroll", "block2_table_unroll"), ("ecb_table_unroll", "chain_table_unroll", "cfb8_table_unroll", "rows_table_unroll"), False),
+    "table+unroll+ptr": (("block_table_unroll_ptr", "block2_table_unroll_ptr"), ("ecb_table_unroll_ptr", "chain_table_unroll_ptr", "cfb8_table_unroll_ptr", "rows_table_unroll_ptr"), True),
+    "table+unroll+risc1": (("block_table_unroll_risc1", "block2_table_unroll_risc1"), ("ecb_table_unroll_risc1", "chain_table_unroll_risc1", "cfb8_table_unroll_risc1", "rows_table_unroll_risc1"), False),
+    "table+unroll+risc1+ptr": (("block_table_unroll_risc1_ptr", "block2_table_unroll_risc1_ptr"), ("ecb_table_unroll_risc1_ptr", "chain_table_unroll_risc1_ptr", "cfb8_table_unroll_risc1_ptr", "rows_table_unroll_risc1_ptr"), True),
+    "table+unroll+risc2": (("block_table_unroll_risc2", "block2_table_unroll_risc2"), ("ecb_table_unroll_risc2", "chain_table_unroll_risc2", "cfb8_table_unroll_risc2", "rows_table_unroll_risc2"), False),
+    "table+unroll+risc2+ptr": (("block_table_unroll_risc2_ptr", "block2_table_unroll_risc2_ptr"), ("ecb_table_unroll_risc2_ptr", "chain_table_unroll_risc2_ptr", "cfb8_table_unroll_risc2_ptr", "rows_table_unroll_risc2_ptr"), True),
 }
+
+
+class _Variants(Mapping):
+    """Variant name -> its :class:`VariantKernels`, each variant wrapped when first asked for."""
+
+    def __init__(self) -> None:
+        self._made: dict[str, VariantKernels] = {}
+        self._lock = threading.Lock()  # background compiles ask from their own threads
+
+    def __getitem__(self, name: str) -> VariantKernels:
+        made = self._made.get(name)
+        if made is None:
+            blocks, entries, ptr = _FUNCTIONS[name]
+            with self._lock:
+                made = self._made.get(name)
+                if made is None:
+                    made = self._made[name] = _wrap(blocks, entries, ptr)
+        return made
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(_FUNCTIONS)
+
+    def __len__(self) -> int:
+        return len(_FUNCTIONS)
+
+    def created(self) -> list[str]:
+        """The variants whose dispatchers exist in this process."""
+        return [name for name in _FUNCTIONS if name in self._made]
+
+
+def _wrap(blocks: tuple[str, str], entries: tuple[str, str, str, str], ptr: bool) -> VariantKernels:
+    """Decorate one variant's functions in place (globals are what Numba resolves callees from)."""
+    scope = globals()
+    for name in blocks:
+        scope[name] = inline(scope[name])
+    for name in entries:
+        scope[name] = njit(nogil=True, cache=True)(scope[name])
+    ecb, chain, cfb8, rows = (scope[name] for name in entries)
+    return VariantKernels(ecb, chain, cfb8, rows, ptr, scope[blocks[0]])
+
+
+#: variant name -> its kernels (created on first access)
+KERNELS = _Variants()

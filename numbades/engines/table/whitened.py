@@ -25,9 +25,12 @@ import numpy as np
 from numba import njit
 
 from .. import chains
-from .kernels_gen import block_table, val
+from .kernels_gen import KERNELS, val
 
-_INLINED_SOURCES_SHA256 = "74211f5be340934fa7245686c2c3ffa85c6e1b17f5797cd689800abf8bef0aac"  # see tools/stamp_kernel_sources.py
+#: The default loop's one-block function (creates that variant's dispatchers, not its code).
+block_table = KERNELS["table"].block
+
+_INLINED_SOURCES_SHA256 = "8ca3636f31d45a17e189f08a54ad92a6b0e87e7cdc9f5ce1570fcb14a89f8a28"  # see tools/stamp_kernel_sources.py
 
 _ONE = np.uint64(1)
 _B8 = np.uint64(8)
