@@ -220,13 +220,13 @@ def test_hypothesis_one_row(pin: str, pan: str, fmt: int) -> None:
 
 @pytest.mark.parametrize(("call", "error", "match"), [
     (lambda: pin_block(["1234", "12a4"], "5544332211009966", 0), ValueError,
-     r"decimal digits only: row 1$"),
+     r"only the digits 0-9: row 1$"),
     (lambda: pin_block(["123", "1234", "1234567890123"], "5544332211009966", 0), ValueError,
      r"4 to 12 digits: rows 0, 2$"),
     (lambda: pin_block("1234", None, 0), TypeError, "needs the PAN"),
     (lambda: pin_block("1234", "5544332211009966", 4), ValueError, "format"),
     (lambda: pin_block("1234", "5544332211009966", "0"), TypeError, "format"),
-    (lambda: pin_block([1234], "5544332211009966", 0), TypeError, "item 0 is int"),
+    (lambda: pin_block([1234], "5544332211009966", 0), TypeError, "pin must hold str values; row 0 is not str"),
     (lambda: pin_block(["1234"] * 3, ["5544332211009966"] * 2, 0), ValueError,
      "row counts differ"),
     (lambda: pin_block("1234", "1234567", 0), ValueError, "8 to 19 digits"),

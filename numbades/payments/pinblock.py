@@ -7,8 +7,8 @@ random nibbles (format 1, the "transaction field") or random nibbles from
 four zero nibbles, then the 12 rightmost PAN digits excluding the check
 digit (zero-padded on the left for shorter PANs).
 
-Everything here is whole-array NumPy on nibbles; the clear PINs stay in
-uint8 digit arrays inside the call.  Parsing never raises on a bad block:
+Blocks are built and parsed by compiled loops (``_kernels``); the clear
+PINs stay in uint8 digit arrays inside the call.  Parsing never raises on a bad block:
 each row gets a validity flag (control nibble, PIN length, PIN digits,
 fill, and through the fill the PAN of formats 0 and 3).
 """
@@ -20,9 +20,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cipher import TripleDES
-from ..key_arrays import TripleDESArray
-from . import dukpt, inputs, pin_kernels
+from . import _cipher, _kernels, dukpt, inputs
 
 __all__ = ["FORMATS", "decipher_pin_blocks", "encipher_pin_blocks", "pin_block",
            "pin_from_block", "translate_pin_blocks"]
@@ -74,7 +72,7 @@ def _build(digits: np.ndarray, lengths: np.ndarray, pan: Pan, fmt: int) -> np.nd
     else:
         fill = _F_FILL
     out = np.empty((n, 8), np.uint8)
-    pin_kernels.build(np.ascontiguousarray(digits), np.ascontiguousarray(lengths), pan[0],
+    _kernels.build_blocks(np.ascontiguousarray(digits), np.ascontiguousarray(lengths), pan[0],
                       pan[1], fmt, fill, out)
     return out
 
@@ -85,14 +83,14 @@ def _parse(blocks: np.ndarray, pan: Pan, fmt: int) -> tuple[np.ndarray, np.ndarr
     digits = np.empty((n, _PIN_MAX), np.uint8)
     lengths = np.empty(n, np.intp)
     valid = np.empty(n, np.bool_)
-    pin_kernels.parse(np.ascontiguousarray(blocks), pan[0], pan[1], fmt, digits, lengths, valid)
+    _kernels.parse_blocks(np.ascontiguousarray(blocks), pan[0], pan[1], fmt, digits, lengths, valid)
     return digits, lengths, valid
 
 
 def _pin_strings(digits: np.ndarray, lengths: np.ndarray) -> np.ndarray:
     """(N, 12) digits and lengths -> a ``U12`` array ('' for length 0)."""
     codes = np.empty((digits.shape[0], _PIN_MAX), np.uint32)
-    pin_kernels.pin_codes(digits, lengths, codes)
+    _kernels.pin_codes(digits, lengths, codes)
     return codes.view("U12").reshape(-1)
 
 
@@ -103,8 +101,8 @@ def _rows(pan: Pan) -> dict[str, int]:
 
 def _pin_rows(pin: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
     digits, lengths = pin
-    return (np.ascontiguousarray(inputs.rows_for(digits, n)),
-            np.ascontiguousarray(inputs.rows_for(lengths, n)))
+    return (np.ascontiguousarray(inputs.spread(digits, n)),
+            np.ascontiguousarray(inputs.spread(lengths, n)))
 
 
 def _pin_digits(pin: Any) -> tuple[np.ndarray, np.ndarray]:
@@ -123,16 +121,16 @@ def pin_block(pin: Any, pan: Any, format: int) -> np.ndarray:
     fmt = _format(format)
     pan_digits = _pan(pan, fmt)
     pins = _pin_digits(pin)
-    n = inputs.batch_size({"pin": pins[1].size, **_rows(pan_digits)})
+    n = inputs.batch_size(pin=pins[1].size, **_rows(pan_digits))
     return _build(*_pin_rows(pins, n), pan_digits, fmt)
 
 
 def _blocks_and_pan(block: Any, pan: Any, fmt: int, name: str = "block"
                     ) -> tuple[np.ndarray, Pan, int]:
-    blocks = inputs.binary_rows(block, 8, name)
+    blocks = inputs.byte_rows(block, name, (8,))
     pan_digits = _pan(pan, fmt)
-    n = inputs.batch_size({name: blocks.shape[0], **_rows(pan_digits)})
-    return np.ascontiguousarray(inputs.rows_for(blocks, n)), pan_digits, n
+    n = inputs.batch_size(**{name: blocks.shape[0]}, **_rows(pan_digits))
+    return np.ascontiguousarray(inputs.spread(blocks, n)), pan_digits, n
 
 
 def pin_from_block(block: Any, pan: Any, format: int) -> tuple[np.ndarray, np.ndarray]:
@@ -150,50 +148,29 @@ def pin_from_block(block: Any, pan: Any, format: int) -> tuple[np.ndarray, np.nd
     return _pin_strings(digits, lengths), valid
 
 
-def _cipher(key: Any, name: str) -> tuple[np.ndarray, Any]:
-    """(key rows, a cipher whose encrypt/decrypt take (N, 8) rows) for one key or a key per row."""
-    keys = inputs.key_rows(key, name)
-    return keys, _cipher_for(keys)
-
-
-def _cipher_for(keys: np.ndarray) -> Any:
-    if keys.shape[0] == 1:
-        return TripleDES(keys[0].tobytes(), allow_degenerate=True)
-    return TripleDESArray(keys, allow_degenerate=True)
-
-
 def encipher_pin_blocks(key: Any, pin: Any, pan: Any, format: int = 0) -> np.ndarray:
     """PIN blocks built as by ``pin_block`` and Triple-DES-enciphered (ECB): ``(N, 8)`` uint8.
 
     ``key``: 16 bytes or a uint8 ``(16,)`` array (one key) or ``(N, 16)``
     (a key per row).  Three DES operations (one Triple-DES block) per row.
     """
-    keys, cipher = _cipher(key, "key")
+    keys = inputs.key_rows(key, "key")
     fmt = _format(format)
     pan_digits = _pan(pan, fmt)
     pins = _pin_digits(pin)
-    n = inputs.batch_size({"key": keys.shape[0], "pin": pins[1].size, **_rows(pan_digits)})
-    clear = _build(*_pin_rows(pins, n), pan_digits, fmt)
-    return _run(cipher, keys, clear, decrypt=False)
-
-
-def _run(cipher: Any, keys: np.ndarray, blocks: np.ndarray, *, decrypt: bool) -> np.ndarray:
-    """One key: ECB over the rows; a key per row: row i under key i (rows must then be N)."""
-    blocks = np.ascontiguousarray(blocks)
-    if keys.shape[0] != 1 and blocks.shape[0] != keys.shape[0]:
-        blocks = np.ascontiguousarray(inputs.rows_for(blocks, keys.shape[0]))
-    return cipher.decrypt(blocks) if decrypt else cipher.encrypt(blocks)
+    n = inputs.batch_size(key=keys.shape[0], pin=pins[1].size, **_rows(pan_digits))
+    return _cipher.ecb(keys, _build(*_pin_rows(pins, n), pan_digits, fmt))
 
 
 def decipher_pin_blocks(key: Any, blocks: Any, pan: Any, format: int = 0
                         ) -> tuple[np.ndarray, np.ndarray]:
     """PINs from enciphered PIN blocks: (``U12`` PINs, validity mask), as ``pin_from_block``
     after Triple-DES ECB decryption under ``key`` (one key or a key per row)."""
-    keys, cipher = _cipher(key, "key")
+    keys = inputs.key_rows(key, "key")
     fmt = _format(format)
     blocks, pan_digits, n = _blocks_and_pan(blocks, pan, fmt, "blocks")
-    inputs.batch_size({"key": keys.shape[0], "blocks": n})
-    digits, lengths, valid = _parse(_run(cipher, keys, blocks, decrypt=True), pan_digits, fmt)
+    inputs.batch_size(key=keys.shape[0], blocks=n)
+    digits, lengths, valid = _parse(_cipher.ecb(keys, blocks, decrypt=True), pan_digits, fmt)
     return _pin_strings(digits, lengths), valid
 
 
@@ -213,24 +190,22 @@ def translate_pin_blocks(blocks: Any, pan: Any, from_key: Any, to_key: Any,
     ten bits set: ``ValueError`` naming the rows).
     """
     from_fmt, to_fmt = _format(from_format, "from_format"), _format(to_format, "to_format")
-    blocks_in = inputs.binary_rows(blocks, 8, "blocks")
+    blocks_in = inputs.byte_rows(blocks, "blocks", (8,))
     pan_from, pan_to = _pan(pan, from_fmt), _pan(pan, to_fmt)
-    out_keys, out_cipher = _cipher(to_key, "to_key")
+    out_keys = inputs.key_rows(to_key, "to_key")
     if ksn is not None:
         bdks, ksns, counters, n_from = dukpt.checked(from_key, ksn)
     else:
-        from_keys, in_cipher = _cipher(from_key, "from_key")
+        from_keys = inputs.key_rows(from_key, "from_key")
         n_from = from_keys.shape[0]
-    n = inputs.batch_size({"blocks": blocks_in.shape[0], **_rows(pan_from), **_rows(pan_to),
-                           "from_key/ksn": n_from, "to_key": out_keys.shape[0]})
+    n = inputs.batch_size(blocks=blocks_in.shape[0], **(_rows(pan_from) or _rows(pan_to)),
+                          **{"from_key/ksn": n_from}, to_key=out_keys.shape[0])
     if ksn is not None:  # every check done: now the work
         from_keys = dukpt.derive(bdks, ksns, counters, n_from, "pin")
-        in_cipher = _cipher_for(from_keys)
-    clear = _run(in_cipher, from_keys, np.ascontiguousarray(inputs.rows_for(blocks_in, n)),
-                 decrypt=True)
+    clear = _cipher.ecb(from_keys, inputs.spread(blocks_in, n), decrypt=True)
     digits, lengths, valid = _parse(clear, pan_from, from_fmt)
     # Invalid rows are rebuilt from a dummy PIN (length 4, digits 0) and zeroed after.
     lengths[~valid] = _PIN_MIN
-    out = _run(out_cipher, out_keys, _build(digits, lengths, pan_to, to_fmt), decrypt=False)
+    out = _cipher.ecb(out_keys, _build(digits, lengths, pan_to, to_fmt))
     out[~valid] = 0
     return out, valid
