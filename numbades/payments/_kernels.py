@@ -19,123 +19,134 @@ from numba import njit
 _INLINED_SOURCES_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # see tools/stamp_kernel_sources.py
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _scan(c: np.int64, j: int, end: int, wrong: np.int64) -> tuple:  # pragma: no cover
-    """One character at index j: (new end, new wrong flag), without a branch."""
-    nz = np.int64(c != 0)
-    wrong |= nz & np.int64(end != j)  # a NUL before this character
-    wrong |= nz & np.int64(np.uint64(c - 48) > 9)  # below '0' wraps to a large value
-    return max(end, (j + 1) * nz), wrong
-
-
 @njit(cache=True, nogil=True)
 def digits_of(codes: np.ndarray, max_len: int, digits: np.ndarray,
               lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
     """Character codes (N, W) (NUL-padded, uint8 or uint32) -> digits (N, max_len), lengths.
 
-    ``bad[i]`` is set for a row with a non-digit before its end (its last
-    non-NUL character: an embedded NUL is a non-digit); its digits are then
-    not meaningful.  Branch-free, since lengths vary from row to row.
+    A row's length runs to its last non-NUL character.  ``digits`` comes in
+    zeroed; each row's first min(length, max_len) digit values are written.
+    ``bad[i]`` is set for a row with a non-digit among those (an embedded
+    NUL is one); its digits are then not meaningful.  The digit loop is a
+    max-reduction without a branch, which LLVM vectorises.
     """
     n, width = codes.shape
-    kept = min(width, max_len)
     for i in range(n):
-        end = 0
-        wrong = np.int64(0)
-        for j in range(kept):
-            c = np.int64(codes[i, j])
-            end, wrong = _scan(c, j, end, wrong)
-            digits[i, j] = np.uint8((c - 48) * np.int64(c != 0))
-        for j in range(kept, width):
-            end, wrong = _scan(np.int64(codes[i, j]), j, end, wrong)
+        end = width
+        while end > 0 and codes[i, end - 1] == 0:
+            end -= 1
         lengths[i] = end
-        bad[i] = wrong != 0
+        worst = np.uint64(0)
+        for j in range(min(end, max_len)):
+            v = np.uint64(codes[i, j]) - np.uint64(48)  # below '0' wraps to a large value
+            worst = max(worst, v)
+            digits[i, j] = np.uint8(v & np.uint64(0xFF))
+        bad[i] = worst > 9
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _xor_pan(nib: np.ndarray, pan_digits: np.ndarray, pan_lengths: np.ndarray,
-             row: int) -> None:  # pragma: no cover - compiled
-    """XOR the PAN field into nibbles 4..15: the 12 PAN digits before the check digit."""
-    first = pan_lengths[row] - 13
+def _length(codes: np.ndarray, row: int) -> int:  # pragma: no cover - compiled
+    """A NUL-padded string's length: up to its last non-NUL character."""
+    end = codes.shape[1]
+    while end > 0 and codes[row, end - 1] == 0:
+        end -= 1
+    return end
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pan_field(pan_codes: np.ndarray, row: int, pan_lengths: np.ndarray,
+               pan_bad: np.ndarray, i: int) -> np.uint64:  # pragma: no cover - compiled
+    """The PAN field of formats 0 and 3 as the low 48 bits of a word: the 12 PAN digits
+    before the check digit, zeros on the left; the PAN's length and a bad-character flag
+    go to ``pan_lengths[i]`` and ``pan_bad[i]``."""
+    length = _length(pan_codes, row)
+    worst = np.uint64(0)
+    for j in range(length):
+        worst = max(worst, np.uint64(pan_codes[row, j]) - np.uint64(48))
+    pan_lengths[i] = length
+    pan_bad[i] = worst > 9
+    field = np.uint64(0)
     for k in range(12):
-        pos = first + k
-        if pos >= 0:
-            nib[4 + k] ^= pan_digits[row, pos]
+        pos = length - 13 + k
+        d = np.uint64(pan_codes[row, pos]) - np.uint64(48) if pos >= 0 else np.uint64(0)
+        field = (field << np.uint64(4)) | (d & np.uint64(15))
+    return field
 
 
 @njit(cache=True, nogil=True)
-def build_blocks(pin_digits: np.ndarray, pin_lengths: np.ndarray, pan_digits: np.ndarray,
-          pan_lengths: np.ndarray, fmt: int, fill: np.ndarray,
-          out: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Clear blocks (N, 8): control nibble ``fmt``, length, PIN, fill; PAN XORed in for 0 and 3.
+def encode_blocks(pin_codes: np.ndarray, pan_codes: np.ndarray, fmt: int, fill: np.ndarray,
+                  out: np.ndarray, pin_lengths: np.ndarray, pin_bad: np.ndarray,
+                  pan_lengths: np.ndarray, pan_bad: np.ndarray) -> None:  # pragma: no cover
+    """Clear ISO 9564-1 blocks (N, 8) straight from the characters of PINs and PANs.
 
-    ``fill`` (N, 16) holds each row's fill nibbles, or has no rows for the
-    fixed ``F`` fill; ``pan_digits`` has N rows, one row (the same PAN for
-    all) or none (formats 1 and 2).
+    One pass per row: control nibble ``fmt``, the PIN length, its digits,
+    the fill (``F``, or ``fill[i, 2:]`` when ``fill`` has rows), the PAN
+    field XORed in when ``pan_codes`` has rows (N or one for all; none for
+    formats 1 and 2).  ``pin_codes``: (N or 1, W) NUL-padded character
+    codes.  Each row's PIN and PAN lengths and bad-character flags are
+    written for the caller to check; a refused row's block is meaningless.
     """
-    n = pin_digits.shape[0]
-    pan_rows = pan_digits.shape[0]
+    n = out.shape[0]
+    pin_rows, pan_rows = pin_codes.shape[0], pan_codes.shape[0]
     drawn = fill.shape[0] > 0
-    nib = np.empty(16, np.uint8)
     for i in range(n):
-        length = pin_lengths[i]
-        nib[0] = fmt
-        nib[1] = length
-        for k in range(2, 16):
-            if k < length + 2:
-                nib[k] = pin_digits[i, k - 2]
+        r = i if pin_rows > 1 else 0
+        length = _length(pin_codes, r)
+        worst = np.uint64(0)
+        word = np.uint64(fmt & 15)
+        word = (word << np.uint64(4)) | np.uint64(length & 15)
+        for k in range(14):
+            if k < length and k < 12:
+                d = np.uint64(pin_codes[r, k]) - np.uint64(48)
+                worst = max(worst, d)
             elif drawn:
-                nib[k] = fill[i, k]
+                d = np.uint64(fill[i, k + 2])
             else:
-                nib[k] = 0x0F
+                d = np.uint64(15)
+            word = (word << np.uint64(4)) | (d & np.uint64(15))
+        pin_lengths[i] = length
+        pin_bad[i] = worst > 9
         if pan_rows:
-            _xor_pan(nib, pan_digits, pan_lengths, 0 if pan_rows == 1 else i)
+            word ^= _pan_field(pan_codes, i if pan_rows > 1 else 0, pan_lengths, pan_bad, i)
         for b in range(8):
-            out[i, b] = (nib[2 * b] << 4) | nib[2 * b + 1]
+            out[i, b] = np.uint8((word >> np.uint64(56 - 8 * b)) & np.uint64(0xFF))
 
 
 @njit(cache=True, nogil=True)
-def parse_blocks(blocks: np.ndarray, pan_digits: np.ndarray, pan_lengths: np.ndarray, fmt: int,
-          digits: np.ndarray, lengths: np.ndarray, valid: np.ndarray) -> None:  # pragma: no cover
-    """Clear blocks (N, 8) -> PIN digits (N, 12), lengths (0 where invalid), validity.
+def decode_blocks(blocks: np.ndarray, pan_codes: np.ndarray, fmt: int, pins: np.ndarray,
+                  valid: np.ndarray, pan_lengths: np.ndarray,
+                  pan_bad: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Clear blocks (N, 8) -> the PINs' character codes (N, 12) (NUL-padded; all NUL where
+    invalid) and validity, in one pass per row.
 
     Valid: control nibble ``fmt``, length 4..12, decimal PIN digits, and the
-    fill of the format (F for 0 and 2, A-F for 3, anything for 1).
+    fill of the format (F for 0 and 2, A-F for 3, anything for 1), after
+    the PAN field (``pan_codes``: N rows, one for all, or none) is XORed
+    out.  PAN lengths and bad-character flags as for ``encode_blocks``.
     """
     n = blocks.shape[0]
-    pan_rows = pan_digits.shape[0]
-    nib = np.empty(16, np.uint8)
+    pan_rows = pan_codes.shape[0]
     for i in range(n):
+        word = np.uint64(0)
         for b in range(8):
-            nib[2 * b] = blocks[i, b] >> 4
-            nib[2 * b + 1] = blocks[i, b] & 0x0F
+            word = (word << np.uint64(8)) | np.uint64(blocks[i, b])
         if pan_rows:
-            _xor_pan(nib, pan_digits, pan_lengths, 0 if pan_rows == 1 else i)
-        length = np.int64(nib[1])
-        ok = nib[0] == fmt and 4 <= length <= 12
-        if ok:
-            for k in range(2, 16):
-                v = nib[k]
-                if k < length + 2:
-                    ok = ok and v <= 9
-                elif fmt == 0 or fmt == 2:
-                    ok = ok and v == 0x0F
-                elif fmt == 3:
-                    ok = ok and v >= 0x0A
+            word ^= _pan_field(pan_codes, i if pan_rows > 1 else 0, pan_lengths, pan_bad, i)
+        length = np.int64((word >> np.uint64(56)) & np.uint64(15))
+        ok = np.int64(word >> np.uint64(60)) == fmt and 4 <= length <= 12
+        for k in range(14):
+            v = np.int64((word >> np.uint64(52 - 4 * k)) & np.uint64(15))
+            if k < length:
+                ok = ok and v <= 9
+            elif fmt == 0 or fmt == 2:
+                ok = ok and v == 15
+            elif fmt == 3:
+                ok = ok and v >= 10
         valid[i] = ok
-        lengths[i] = length if ok else 0
-        for j in range(12):
-            digits[i, j] = nib[j + 2] if ok and j < length else 0
+        for k in range(12):
+            v = np.int64((word >> np.uint64(52 - 4 * k)) & np.uint64(15))
+            pins[i, k] = v + 48 if ok and k < length else 0
 
-
-@njit(cache=True, nogil=True)
-def pin_codes(digits: np.ndarray, lengths: np.ndarray,
-              out: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Digits (N, 12) and lengths -> UCS-4 codes (N, 12) of the PIN strings, NUL-padded."""
-    n = digits.shape[0]
-    for i in range(n):
-        for j in range(12):
-            out[i, j] = digits[i, j] + 48 if j < lengths[i] else 0
 
 @njit(cache=True, nogil=True)
 def _at(values: np.ndarray, i: int) -> int:  # pragma: no cover - compiled

@@ -121,6 +121,28 @@ def _strings(values: Any, name: str) -> np.ndarray:
                     f"not {type(values).__name__}")
 
 
+def codes(values: Any, name: str) -> np.ndarray:
+    """Digit strings as their NUL-padded character codes: (N, W) uint32 (U) or uint8 (S).
+
+    Only the type is checked here; ``check_digits`` checks what a kernel
+    read from these codes.
+    """
+    strings = _strings(values, name)
+    code = np.uint32 if strings.dtype.kind == "U" else np.uint8
+    width = strings.dtype.itemsize // np.dtype(code).itemsize
+    n = strings.shape[0]
+    return strings.view(code).reshape(n, width) if width else np.zeros((n, 1), code)
+
+
+def check_digits(lengths: np.ndarray, bad: np.ndarray, name: str, min_len: int,
+                 max_len: int) -> None:
+    """Refuse (``ValueError`` naming the rows) lengths outside min_len..max_len, then rows
+    holding anything but the digits 0-9 (``bad``)."""
+    want = f"{min_len}" if min_len == max_len else f"{min_len} to {max_len}"
+    refuse_rows((lengths < min_len) | (lengths > max_len), f"{name} must be {want} digits")
+    refuse_rows(bad, f"{name} must hold only the digits 0-9")
+
+
 def digit_rows(values: Any, name: str, min_len: int, max_len: int
                ) -> tuple[np.ndarray, np.ndarray]:
     """Strings of ``min_len``..``max_len`` decimal digits -> ((N, max_len) uint8, (N,) lengths).
@@ -129,18 +151,18 @@ def digit_rows(values: Any, name: str, min_len: int, max_len: int
     past it are zero.  Wrong lengths, then anything but the digits 0-9
     (an embedded NUL included), are a ``ValueError`` naming the rows.
     """
-    strings = _strings(values, name)
-    n = strings.shape[0]
-    code = np.uint32 if strings.dtype.kind == "U" else np.uint8
-    width = strings.dtype.itemsize // np.dtype(code).itemsize
-    codes = strings.view(code).reshape(n, width) if width else np.zeros((n, 1), code)
+    return digits_from(codes(values, name), name, min_len, max_len)
+
+
+def digits_from(chars: np.ndarray, name: str, min_len: int, max_len: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``digit_rows`` of character codes (as ``codes`` gives them)."""
+    n = chars.shape[0]
     digits = np.zeros((n, max_len), np.uint8)
     lengths = np.empty(n, np.intp)
     bad = np.empty(n, np.bool_)
-    _kernels.digits_of(codes, max_len, digits, lengths, bad)
-    want = f"{min_len}" if min_len == max_len else f"{min_len} to {max_len}"
-    refuse_rows((lengths < min_len) | (lengths > max_len), f"{name} must be {want} digits")
-    refuse_rows(bad, f"{name} must hold only the digits 0-9")
+    _kernels.digits_of(chars, max_len, digits, lengths, bad)
+    check_digits(lengths, bad, name, min_len, max_len)
     return digits, lengths
 
 
