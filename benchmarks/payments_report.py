@@ -3,7 +3,7 @@
     python -m pip install -e ".[test]"             # pydukpt, psec, pyemv, pycryptodome: the peers
     NUMBA_NUM_THREADS=1 python benchmarks/payments_report.py              # 10^5 rows (~2 min)
     NUMBA_NUM_THREADS=1 python benchmarks/payments_report.py --rows 1M    # the issue's 10^6 rows
-    NUMBA_NUM_THREADS=1 python benchmarks/payments_report.py --only cards # one section
+    NUMBA_NUM_THREADS=1 python benchmarks/payments_report.py --only pin --only cards
 
 For each function: rows/s over ``--rows`` random rows, the DES operations a
 row needs (counted from the rows themselves: DUKPT takes 6 for the IPEK and
@@ -24,6 +24,7 @@ sides alike; the process is pinned to one CPU where the OS allows.
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
 import warnings
@@ -116,21 +117,22 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{n} rows per call, median of {args.repeats}; oracle loops on {args.sample} rows")
     rng = np.random.default_rng(38)
     r = Report(n, args.repeats, min(args.sample, n))
-    for name in args.only or SECTIONS:
+    for name in args.only or ("dukpt-pin", "cards"):
         SECTIONS[name](r, rng)
     return 0
 
 
-def dukpt_and_pin_section(r: Report, rng: np.random.Generator) -> None:
-    """DUKPT keys, PIN blocks and their translation."""
-    import psec.pinblock as psec_pb
+def dukpt_and_pin_section(r: Report, rng: np.random.Generator, dukpt: bool = True,
+                          pin: bool = True) -> None:
+    """DUKPT keys (``dukpt``), PIN blocks and their translation (``pin``)."""
     import pydukpt
-    from Crypto.Cipher import DES3
 
     n = r.n
     ksns = random_ksns(rng, n)
     ksn_bytes = [k.tobytes() for k in ksns[: r.sample]]
     ones = _counter_ones(ksns)
+    if not dukpt:
+        return _pin_rows(r, rng, ksns, ksn_bytes, 6 + 2 * ones.mean())
     print(f"DUKPT (one BDK, random KSNs; counter bits set: mean {ones.mean():.2f}):")
     # The ceiling of a DUKPT step: the key-per-lane engine, one block under each of 2N keys.
     lane_keys = rng.integers(0, 2**63, 2 * n, dtype=np.uint64)
@@ -154,6 +156,18 @@ def dukpt_and_pin_section(r: Report, rng: np.random.Generator) -> None:
     r.row("dukpt_key variant='data-request'", lambda: dukpt_key(BDK, ksns, "data-request"),
           key_ops + 6, lambda m: key_loop(m, pydukpt.data_request_key), "pydukpt")
 
+    if pin:
+        _pin_rows(r, rng, ksns, ksn_bytes, key_ops)
+
+
+def _pin_rows(r: Report, rng: np.random.Generator, ksns: np.ndarray, ksn_bytes: list[bytes],
+              key_ops: float) -> None:
+    """PIN blocks: build, parse, encipher, translate (from a zone key, from DUKPT)."""
+    import psec.pinblock as psec_pb
+    import pydukpt
+    from Crypto.Cipher import DES3
+
+    n = r.n
     pins, pans = digit_strings(rng, 4, 12, n), digit_strings(rng, 13, 19, n)
     pin_list, pan_list = pins[: r.sample].tolist(), pans[: r.sample].tolist()
     zone_a, zone_b = bytes(rng.integers(0, 256, 16, dtype=np.uint8)), bytes(
@@ -261,7 +275,10 @@ def cards_section(r: Report, rng: np.random.Generator) -> None:
 
 
 SECTIONS: dict[str, Callable[[Report, np.random.Generator], None]] = {
-    "dukpt-pin": dukpt_and_pin_section, "cards": cards_section}
+    "dukpt-pin": dukpt_and_pin_section,
+    "dukpt": functools.partial(dukpt_and_pin_section, pin=False),
+    "pin": functools.partial(dukpt_and_pin_section, dukpt=False),
+    "cards": cards_section}
 
 
 if __name__ == "__main__":
