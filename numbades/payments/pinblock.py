@@ -64,9 +64,8 @@ def _check_pan(pan: np.ndarray, lengths: np.ndarray, bad: np.ndarray) -> None:
     _check(pan, lengths, bad, "pan", _PAN_MIN, _PAN_MAX)
 
 
-def _pan_checked(pan: Any, fmt: int) -> np.ndarray:
-    """``_pan``, checked now: for the calls whose cipher runs before the PAN is read."""
-    chars = _pan(pan, fmt)
+def _check_now(chars: np.ndarray) -> np.ndarray:
+    """PAN characters checked now: for the calls whose cipher runs before they are read."""
     if chars.shape[0]:
         inputs.digits_from(chars, "pan", _PAN_MIN, _PAN_MAX)
     return chars
@@ -187,7 +186,7 @@ def decipher_pin_blocks(key: Any, blocks: Any, pan: Any, format: int = 0
     after Triple-DES ECB decryption under ``key`` (one key or a key per row)."""
     keys = inputs.key_rows(key, "key")
     fmt = _format(format)
-    pan_chars = _pan_checked(pan, fmt)
+    pan_chars = _check_now(_pan(pan, fmt))
     blocks, n = _blocks_and_pan(blocks, pan_chars, "blocks")
     inputs.batch_size(key=keys.shape[0], blocks=n)
     pins, valid = _decode(_cipher.ecb(keys, blocks, decrypt=True), pan_chars, fmt)
@@ -211,7 +210,8 @@ def translate_pin_blocks(blocks: Any, pan: Any, from_key: Any, to_key: Any,
     """
     from_fmt, to_fmt = _format(from_format, "from_format"), _format(to_format, "to_format")
     blocks_in = inputs.byte_rows(blocks, "blocks", (8,))
-    pan_from, pan_to = _pan_checked(pan, from_fmt), _pan_checked(pan, to_fmt)
+    pan_from, pan_to = _pan(pan, from_fmt), _pan(pan, to_fmt)
+    _check_now(pan_from if pan_from.shape[0] else pan_to)  # one PAN serves both formats
     out_keys = inputs.key_rows(to_key, "to_key")
     if ksn is not None:
         bdks, ksns, counters, n_from = dukpt.checked(from_key, ksn)
