@@ -115,47 +115,103 @@ def encode_blocks(pin_codes: np.ndarray, pan_codes: np.ndarray, fmt: int, fill: 
             out[i, b] = np.uint8((word >> np.uint64(56 - 8 * b)) & np.uint64(0xFF))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _load(blocks: np.ndarray, i: int) -> np.uint64:  # pragma: no cover - compiled
+    """Row i of (N, 8) bytes as a big-endian word."""
+    word = np.uint64(0)
+    for b in range(8):
+        word = (word << np.uint64(8)) | np.uint64(blocks[i, b])
+    return word
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _checked(word: np.uint64, fmt: int) -> tuple:  # pragma: no cover - compiled
+    """(valid, PIN length, the PIN's nibbles as a mask) of a clear block, PAN field XORed out.
+
+    Valid: control nibble ``fmt``, length 4..12, decimal PIN digits, and the
+    fill of the format (F for 0 and 2, A-F for 3, anything for 1).  The
+    nibble tests run on the whole word at once (one flag bit per nibble),
+    without a branch.
+    """
+    one = np.uint64(1)
+    length = np.int64((word >> np.uint64(56)) & np.uint64(15))
+    b1, b2, b3 = word >> one, word >> np.uint64(2), word >> np.uint64(3)
+    letter = b3 & (b2 | b1) & _ONES  # nibble >= 10
+    all_f = word & b1 & b2 & b3 & _ONES  # nibble == 15
+    in_pin = ~((one << np.uint64(4 * (14 - min(length, 14)))) - one) & _PIN_FIELD
+    fill = _PIN_FIELD & ~in_pin
+    if fmt == 0 or fmt == 2:
+        fill_ok = (all_f & fill) == fill
+    elif fmt == 3:
+        fill_ok = (letter & fill) == fill
+    else:
+        fill_ok = True
+    ok = ((np.int64(word >> np.uint64(60)) == fmt) & (length >= 4) & (length <= 12)
+          & ((letter & in_pin) == 0) & fill_ok)
+    return ok, length, in_pin * np.uint64(15)
+
+
 @njit(cache=True, nogil=True)
 def decode_blocks(blocks: np.ndarray, pan_codes: np.ndarray, fmt: int, pins: np.ndarray,
                   valid: np.ndarray, pan_lengths: np.ndarray,
                   pan_bad: np.ndarray) -> None:  # pragma: no cover - compiled
     """Clear blocks (N, 8) -> the PINs' character codes (N, 12) (NUL-padded; all NUL where
-    invalid) and validity, in one pass per row.
-
-    Valid: control nibble ``fmt``, length 4..12, decimal PIN digits, and the
-    fill of the format (F for 0 and 2, A-F for 3, anything for 1), after
-    the PAN field (``pan_codes``: N rows, one for all, or none) is XORed
-    out.  The nibble tests run on the whole word at once (one flag bit per
-    nibble), without a branch.  PAN lengths and flags as for ``encode_blocks``.
+    invalid) and validity (see ``_checked``), in one pass per row, after the PAN field
+    (``pan_codes``: N rows, one for all, or none) is XORed out.  PAN lengths and flags
+    as for ``encode_blocks``.
     """
     n = blocks.shape[0]
     pan_rows = pan_codes.shape[0]
-    one = np.uint64(1)
     for i in range(n):
-        word = np.uint64(0)
-        for b in range(8):
-            word = (word << np.uint64(8)) | np.uint64(blocks[i, b])
+        word = _load(blocks, i)
         if pan_rows:
             word ^= _pan_field(pan_codes, i if pan_rows > 1 else 0, pan_lengths, pan_bad, i)
-        length = np.int64((word >> np.uint64(56)) & np.uint64(15))
-        b1, b2, b3 = word >> one, word >> np.uint64(2), word >> np.uint64(3)
-        letter = b3 & (b2 | b1) & _ONES  # nibble >= 10
-        all_f = word & b1 & b2 & b3 & _ONES  # nibble == 15
-        in_pin = ~((one << np.uint64(4 * (14 - min(length, 14)))) - one) & _PIN_FIELD
-        fill = _PIN_FIELD & ~in_pin
-        if fmt == 0 or fmt == 2:
-            fill_ok = (all_f & fill) == fill
-        elif fmt == 3:
-            fill_ok = (letter & fill) == fill
-        else:
-            fill_ok = True
-        ok = ((np.int64(word >> np.uint64(60)) == fmt) & (length >= 4) & (length <= 12)
-              & ((letter & in_pin) == 0) & fill_ok)
+        ok, length, _ = _checked(word, fmt)
         valid[i] = ok
         for k in range(12):
             v = (word >> np.uint64(52 - 4 * k)) & np.uint64(15)
             keep = np.uint64(ok & (k < length))
             pins[i, k] = (v + np.uint64(48)) * keep
+
+
+@njit(cache=True, nogil=True)
+def reformat_blocks(blocks: np.ndarray, pan_codes: np.ndarray, from_fmt: int, to_fmt: int,
+                    fill: np.ndarray, out: np.ndarray, valid: np.ndarray,
+                    pan_lengths: np.ndarray, pan_bad: np.ndarray) -> None:  # pragma: no cover
+    """Clear blocks of ``from_fmt`` -> clear blocks of ``to_fmt`` with the same PINs, on one
+    word per row, the PIN never leaving it: the PAN field (computed once; ``pan_codes``
+    N rows, one for all, or none when neither format takes it) XORed out if ``from_fmt``
+    takes it and in if ``to_fmt`` does; the new fill ``F`` or ``fill[i, 2:]`` (when
+    ``fill`` has rows).  Invalid rows (see ``_checked``) get an all-zero block.
+    """
+    n = blocks.shape[0]
+    pan_rows = pan_codes.shape[0]
+    drawn = fill.shape[0] > 0
+    pan_from = from_fmt == 0 or from_fmt == 3
+    pan_to = to_fmt == 0 or to_fmt == 3
+    field_bits = np.uint64(0x00FFFFFFFFFFFFFF)
+    for i in range(n):
+        word = _load(blocks, i)
+        field = np.uint64(0)
+        if pan_rows:
+            field = _pan_field(pan_codes, i if pan_rows > 1 else 0, pan_lengths, pan_bad, i)
+        if pan_from:
+            word ^= field
+        ok, _, pin_bits = _checked(word, from_fmt)
+        new_fill = field_bits
+        if drawn:
+            new_fill = np.uint64(0)
+            for k in range(2, 16):
+                new_fill = (new_fill << np.uint64(4)) | np.uint64(fill[i, k] & 15)
+        block = ((np.uint64(to_fmt & 15) << np.uint64(60))
+                 | (word & np.uint64(0x0F00000000000000))
+                 | (word & pin_bits) | (new_fill & field_bits & ~pin_bits))
+        if pan_to:
+            block ^= field
+        block *= np.uint64(ok)
+        valid[i] = ok
+        for b in range(8):
+            out[i, b] = np.uint8((block >> np.uint64(56 - 8 * b)) & np.uint64(0xFF))
 
 
 @njit(cache=True, nogil=True)

@@ -85,15 +85,19 @@ def _random_nibbles(n: int, low: int) -> np.ndarray:
     return (got[:need] % span + low).astype(np.uint8).reshape(n, 16)
 
 
+def _fill(fmt: int, n: int) -> np.ndarray:
+    """The fill nibbles of format ``fmt`` for n rows (no rows: the kernels write F)."""
+    if fmt == 1:
+        return _random_nibbles(n, 0)
+    if fmt == 3:
+        return _random_nibbles(n, 10)
+    return _F_FILL
+
+
 def _encode(pins: np.ndarray, pan: np.ndarray, fmt: int, n: int) -> np.ndarray:
     """Clear blocks (n, 8) from PIN and PAN characters (1 or n rows each; PAN: none for
     formats 1 and 2); both are checked here, in the one pass that builds the blocks."""
-    if fmt == 1:
-        fill = _random_nibbles(n, 0)
-    elif fmt == 3:
-        fill = _random_nibbles(n, 10)
-    else:
-        fill = _F_FILL
+    fill = _fill(fmt, n)
     out = np.empty((n, 8), np.uint8)
     pin_len, pan_len = np.zeros(n, np.intp), np.zeros(n, np.intp)
     pin_bad, pan_bad = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
@@ -115,6 +119,20 @@ def _decode(blocks: np.ndarray, pan: np.ndarray, fmt: int) -> tuple[np.ndarray, 
                                pan_bad)
     _check_pan(pan, pan_len, pan_bad)
     return pins, valid
+
+
+def _reformat(blocks: np.ndarray, pan: np.ndarray, from_fmt: int, to_fmt: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Clear blocks re-formatted, the PINs staying inside the kernel: (blocks, valid);
+    the PAN (checked already) serves both formats."""
+    n = blocks.shape[0]
+    out = np.empty((n, 8), np.uint8)
+    valid = np.empty(n, np.bool_)
+    if n:
+        _kernels.reformat_blocks(np.ascontiguousarray(blocks), pan, from_fmt, to_fmt,
+                                 _fill(to_fmt, n), out, valid, np.zeros(n, np.intp),
+                                 np.zeros(n, np.bool_))
+    return out, valid
 
 
 def _strings(pins: np.ndarray) -> np.ndarray:
@@ -223,9 +241,7 @@ def translate_pin_blocks(blocks: Any, pan: Any, from_key: Any, to_key: Any,
     if ksn is not None:  # every check done: now the work
         from_keys = dukpt.derive(bdks, ksns, counters, n_from, "pin")
     clear = _cipher.ecb(from_keys, inputs.spread(blocks_in, n), decrypt=True)
-    pins, valid = _decode(clear, pan_from, from_fmt)
-    # Invalid rows are rebuilt from a dummy PIN ("0000") and zeroed after.
-    pins[~valid, :_PIN_MIN] = ord("0")
-    out = _cipher.ecb(out_keys, _encode(pins, pan_to, to_fmt, n))
+    clear, valid = _reformat(clear, pan_from if pan_from.shape[0] else pan_to, from_fmt, to_fmt)
+    out = _cipher.ecb(out_keys, clear)
     out[~valid] = 0
     return out, valid
