@@ -28,7 +28,7 @@ def digits_of(codes: np.ndarray, max_len: int, digits: np.ndarray,
     zeroed; each row's first min(length, max_len) digit values are written.
     ``bad[i]`` is set for a row with a non-digit among those (an embedded
     NUL is one); its digits are then not meaningful.  The digit loop is a
-    max-reduction without a branch, which LLVM vectorises.
+    max-reduction without a branch.
     """
     n, width = codes.shape
     for i in range(n):
