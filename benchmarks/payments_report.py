@@ -1,8 +1,9 @@
-"""numbades.payments (DUKPT, PIN blocks): rates, DES operations per row, and ratios, one run, one core.
+"""numbades.payments (DUKPT, PIN blocks, cards, EMV): rates, DES operations per row, ratios; one run, one core.
 
-    python -m pip install -e ".[test]"                      # pydukpt, psec, pycryptodome: the peers
-    NUMBA_NUM_THREADS=1 python benchmarks/payments_report.py              # 10^5 rows (~1 min)
+    python -m pip install -e ".[test]"             # pydukpt, psec, pyemv, pycryptodome: the peers
+    NUMBA_NUM_THREADS=1 python benchmarks/payments_report.py              # 10^5 rows (~2 min)
     NUMBA_NUM_THREADS=1 python benchmarks/payments_report.py --rows 1M    # the issue's 10^6 rows
+    NUMBA_NUM_THREADS=1 python benchmarks/payments_report.py --only pin --only cards
 
 For each function: rows/s over ``--rows`` random rows, the DES operations a
 row needs (counted from the rows themselves: DUKPT takes 6 for the IPEK and
@@ -10,24 +11,30 @@ row needs (counted from the rows themselves: DUKPT takes 6 for the IPEK and
 bitslice ECB block rate (``numbades.DES(key, "bitslice")`` over as many
 blocks, timed alternately with it; the first DUKPT line is the ceiling of
 a key generation step, ``DESArray`` with one block under each of 2N keys),
-and the ratio against a loop of the
-outside library that the tests use as oracle (pydukpt, psec with
-pycryptodome's DES3), timed on a sample of rows.  Each figure is a median
-of ``--repeats`` timings, the calls alternating so machine load hits both
-sides alike.
+and the ratio against a loop of the outside library that the tests use as
+oracle (pydukpt, psec with pycryptodome's DES3, pyemv), timed on a sample
+of rows.  For the card and EMV functions, "cipher alone" is the
+DES-operation rate of the function's cipher calls by themselves (the
+public objects on blocks of the same shape), against the same ECB rate:
+what the digit work around them costs.  Each figure is a median of
+``--repeats`` timings, the calls alternating so machine load hits both
+sides alike; the process is pinned to one CPU where the OS allows.
 """
 
 from __future__ import annotations
 
 import argparse
+import functools
 import os
 import sys
+import warnings
 from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
 
 import numbades
+from numbades import mac, payments
 from numbades.payments import (
     dukpt_ipek,
     dukpt_key,
@@ -39,37 +46,18 @@ from numbades.payments import (
 from numbades.tuning import machine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchmarks.bench_payments import digit_strings, random_ksns  # the asv suite's inputs
+from compare import pin_to_one_cpu  # beside this script
 from key_arrays_report import _alternate  # the same side-by-side timing
 
 BDK = bytes.fromhex("0123456789ABCDEFFEDCBA9876543210")
+KEY = np.frombuffer(BDK, np.uint8)
 
 
 def _size(text: str) -> int:
+    """Rows: ``100K`` is 10**5, ``1M`` 10**6."""
     units = {"K": 10**3, "M": 10**6}
     return int(text[:-1]) * units[text[-1].upper()] if text[-1].upper() in units else int(text)
-
-
-def random_ksns(rng: np.random.Generator, n: int) -> np.ndarray:
-    """n random KSNs with counters the standard allows (1 to 10 bits set), uniform among those."""
-    ksns = rng.integers(0, 256, (n, 10), dtype=np.uint8)
-    counters = rng.integers(1, 1 << 21, n)
-    ones = np.array([v.bit_count() for v in range(1 << 11)])
-    bad = ones[counters & 0x7FF] + ones[counters >> 11] > 10
-    while bad.any():
-        counters[bad] = rng.integers(1, 1 << 21, int(bad.sum()))
-        bad = ones[counters & 0x7FF] + ones[counters >> 11] > 10
-    ksns[:, 7] = (ksns[:, 7] & 0xE0) | (counters >> 16)
-    ksns[:, 8] = (counters >> 8) & 0xFF
-    ksns[:, 9] = counters & 0xFF
-    return ksns
-
-
-def digit_strings(rng: np.random.Generator, n: int, lo: int, hi: int) -> np.ndarray:
-    """n random digit strings of lo..hi digits, as a NumPy U array."""
-    lengths = rng.integers(lo, hi + 1, n)
-    codes = rng.integers(48, 58, (n, hi), dtype=np.uint8)
-    codes[np.arange(hi) >= lengths[:, None]] = 0
-    return codes.view(f"S{hi}").reshape(-1).astype(f"U{hi}")
 
 
 def _counter_ones(ksns: np.ndarray) -> np.ndarray:
@@ -85,21 +73,28 @@ class Report:
         self.out = np.empty_like(self.blocks)
 
     def row(self, name: str, call: Callable[[], object], des_ops: float,
-            oracle: Callable[[int], None] | None, oracle_name: str) -> None:
-        """Time ``call`` (n rows) alternately with single-key bitslice ECB; the oracle on a sample."""
-        t = _alternate({"ours": call,
-                           "ecb": lambda: self.single.encrypt(self.blocks, out=self.out)},
-                          self.repeats)
+            oracle: Callable[[int], None] | None, oracle_name: str,
+            cipher: Callable[[], object] | None = None) -> None:
+        """Time ``call`` (n rows) alternately with single-key bitslice ECB (and ``cipher``,
+        the call's cipher work alone); the oracle on a sample."""
+        calls = {"ours": call, "ecb": lambda: self.single.encrypt(self.blocks, out=self.out)}
+        if cipher is not None:
+            calls["cipher"] = cipher
+        t = _alternate(calls, self.repeats)
         rate = self.n / t["ours"]
         line = f"  {name:34s} {rate / 1e6:7.3f} M rows/s  {des_ops:5.2f} DES ops/row"
         if des_ops:
             ecb = self.n / t["ecb"]
             line += (f"  {des_ops * rate / 1e6:6.1f} M DES ops/s = {des_ops * rate / ecb:.2f}x "
                      f"one-key bitslice ECB ({ecb / 1e6:.0f} M blocks/s)")
+            if cipher is not None:
+                line += f"; cipher alone {des_ops * self.n / t['cipher'] / ecb:.2f}x"
         print(line)
         if oracle is not None:
-            t_oracle = _alternate({"oracle": lambda: oracle(self.sample)},
-                                     max(3, self.repeats // 2))["oracle"] / self.sample
+            with warnings.catch_warnings():  # the oracles' deprecated TripleDES
+                warnings.simplefilter("ignore")
+                t_oracle = _alternate({"oracle": lambda: oracle(self.sample)},
+                                      max(3, self.repeats // 2))["oracle"] / self.sample
             print(f"  {'':34s} {oracle_name} loop {1 / t_oracle / 1e3:8.1f} K rows/s: "
                   f"ratio {rate * t_oracle:.0f}x (target >= 100)")
 
@@ -109,23 +104,35 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--rows", default="100K", help="rows per call (default 100K; 1M the issue's)")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--sample", type=int, default=2000, help="rows of each oracle loop timed")
+    parser.add_argument("--only", choices=sorted(SECTIONS), action="append",
+                        help="run only this section (repeatable; default: all)")
     args = parser.parse_args(argv)
     n = _size(args.rows)
+    pinned = pin_to_one_cpu()
     print(f"{machine.os_name()} - {machine.cpu_model()} - {machine.toolchain()}")
     print(f"Python {sys.version.split()[0]}, numbades {numbades.__version__}, "
           f"AVX-512: {machine.has_avx512()}, NUMBA_NUM_THREADS="
-          f"{os.environ.get('NUMBA_NUM_THREADS', 'unset')}, load average {os.getloadavg()[0]:.2f}")
+          f"{os.environ.get('NUMBA_NUM_THREADS', 'unset')}, {pinned}, "
+          f"load average {os.getloadavg()[0]:.2f}")
     print(f"{n} rows per call, median of {args.repeats}; oracle loops on {args.sample} rows")
-
-    import psec.pinblock as psec_pb
-    import pydukpt
-    from Crypto.Cipher import DES3
-
     rng = np.random.default_rng(38)
     r = Report(n, args.repeats, min(args.sample, n))
+    for name in args.only or ("dukpt-pin", "cards"):
+        SECTIONS[name](r, rng)
+    return 0
+
+
+def dukpt_and_pin_section(r: Report, rng: np.random.Generator, dukpt: bool = True,
+                          pin: bool = True) -> None:
+    """DUKPT keys (``dukpt``), PIN blocks and their translation (``pin``)."""
+    import pydukpt
+
+    n = r.n
     ksns = random_ksns(rng, n)
     ksn_bytes = [k.tobytes() for k in ksns[: r.sample]]
     ones = _counter_ones(ksns)
+    if not dukpt:
+        return _pin_rows(r, rng, ksns, ksn_bytes, 6 + 2 * ones.mean())
     print(f"DUKPT (one BDK, random KSNs; counter bits set: mean {ones.mean():.2f}):")
     # The ceiling of a DUKPT step: the key-per-lane engine, one block under each of 2N keys.
     lane_keys = rng.integers(0, 2**63, 2 * n, dtype=np.uint64)
@@ -149,7 +156,19 @@ def main(argv: list[str] | None = None) -> int:
     r.row("dukpt_key variant='data-request'", lambda: dukpt_key(BDK, ksns, "data-request"),
           key_ops + 6, lambda m: key_loop(m, pydukpt.data_request_key), "pydukpt")
 
-    pins, pans = digit_strings(rng, n, 4, 12), digit_strings(rng, n, 13, 19)
+    if pin:
+        _pin_rows(r, rng, ksns, ksn_bytes, key_ops)
+
+
+def _pin_rows(r: Report, rng: np.random.Generator, ksns: np.ndarray, ksn_bytes: list[bytes],
+              key_ops: float) -> None:
+    """PIN blocks: build, parse, encipher, translate (from a zone key, from DUKPT)."""
+    import psec.pinblock as psec_pb
+    import pydukpt
+    from Crypto.Cipher import DES3
+
+    n = r.n
+    pins, pans = digit_strings(rng, 4, 12, n), digit_strings(rng, 13, 19, n)
     pin_list, pan_list = pins[: r.sample].tolist(), pans[: r.sample].tolist()
     zone_a, zone_b = bytes(rng.integers(0, 256, 16, dtype=np.uint8)), bytes(
         rng.integers(0, 256, 16, dtype=np.uint8))
@@ -198,7 +217,68 @@ def main(argv: list[str] | None = None) -> int:
     r.row("translate DUKPT -> zone B, 0 -> 0",
           lambda: translate_pin_blocks(dukpt_blocks, pans, BDK, zone_b, ksn=ksns),
           key_ops + 6, dukpt_translate_loop, "pydukpt + psec + DES3")
-    return 0
+
+
+def _loop(one: Callable[[int], object]) -> Callable[[int], None]:
+    """A loop of ``one(i)`` over the first m rows, for ``Report.row``."""
+    def loop(m: int) -> None:
+        for i in range(m):
+            one(i)
+    return loop
+
+
+def cards_section(r: Report, rng: np.random.Generator) -> None:
+    """Card values (CVV, PVV, IBM 3624) and EMV keys and cryptograms."""
+    import psec
+    from pyemv import ac, kd
+
+    n = r.n
+    print("Cards and EMV (PANs, PINs, expiry dates as NumPy U arrays):")
+    pans = digit_strings(rng, 16, 16, n)
+    pins, expiries = digit_strings(rng, 4, 4, n), digit_strings(rng, 4, 4, n)
+    keys = rng.integers(0, 256, (n, 16), dtype=np.uint8)
+    atcs = rng.integers(0, 256, (n, 2), dtype=np.uint8)
+    data = rng.integers(0, 256, (n, 29), dtype=np.uint8)  # the 10 tags of Book 2's minimum
+    arqcs = rng.integers(0, 256, (n, 8), dtype=np.uint8)
+    table, arc = "0123456789012345", b"00"
+    ibm = {"pan_verify_offset": 4, "pan_verify_length": 11, "pan_pad": "F"}
+    lp, li, le = pans.tolist(), pins.tolist(), expiries.tolist()
+    # the cipher calls each function makes, alone, on blocks of the same shape
+    one_key = numbades.TripleDES(BDK)
+    blocks8, blocks16 = arqcs.copy(), np.ascontiguousarray(keys[::-1])
+
+    def per_row(rows: np.ndarray) -> Callable[[], object]:
+        return lambda: numbades.TripleDESArray(keys, allow_degenerate=True).encrypt(rows)
+
+    r.row("cvv, one CVK", lambda: payments.cvv(KEY, pans, expiries, "101"), 4,
+          _loop(lambda i: psec.cvv.generate_cvv(BDK, lp[i], le[i], "101")), "psec",
+          lambda: mac.retail(BDK, blocks16))
+    r.row("visa_pvv, one PVK", lambda: payments.visa_pvv(KEY, "1", pins, pans), 3,
+          _loop(lambda i: psec.pin.generate_visa_pvv(BDK, "1", li[i], lp[i])), "psec",
+          lambda: one_key.encrypt(blocks8))
+    r.row("ibm3624_offset, one PVK",
+          lambda: payments.ibm3624_offset(KEY, table, pins, pans, **ibm), 3,
+          _loop(lambda i: psec.pin.generate_ibm3624_offset(BDK, table, li[i], lp[i], **ibm)),
+          "psec", lambda: one_key.encrypt(blocks8))
+    r.row("emv_icc_master_key A, one IMK", lambda: payments.emv_icc_master_key(KEY, pans, "01"),
+          6, _loop(lambda i: kd.derive_icc_mk_a(BDK, lp[i], "01")), "pyemv",
+          lambda: one_key.encrypt(blocks16))
+    r.row("emv_session_key, key per row", lambda: payments.emv_session_key(keys, atcs), 6,
+          _loop(lambda i: kd.derive_common_sk(keys[i].tobytes(), atcs[i].tobytes() + bytes(6))),
+          "pyemv", per_row(blocks16))
+    r.row("emv_arqc 29 B, key per row", lambda: payments.emv_arqc(keys, data), 6,
+          _loop(lambda i: ac.generate_ac(keys[i].tobytes(), data[i].tobytes())), "pyemv",
+          lambda: mac.retail(keys, data, padding=2))
+    r.row("emv_arpc, key per row", lambda: payments.emv_arpc(keys, arqcs, arc), 3,
+          _loop(lambda i: ac.generate_arpc_1(keys[i].tobytes(), arqcs[i].tobytes(), arc)),
+          "pyemv", per_row(blocks8))
+
+
+SECTIONS: dict[str, Callable[[Report, np.random.Generator], None]] = {
+    "dukpt-pin": dukpt_and_pin_section,
+    "dukpt": functools.partial(dukpt_and_pin_section, pin=False),
+    "pin": functools.partial(dukpt_and_pin_section, dukpt=False),
+    "cards": cards_section}
 
 
 if __name__ == "__main__":

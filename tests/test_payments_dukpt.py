@@ -133,8 +133,8 @@ def test_one_ksn_for_every_bdk() -> None:
 
 
 @pytest.mark.parametrize(("bdk", "ksn", "variant", "error", "match"), [
-    (BDK[:15], KSN_BASE, None, ValueError, "bdk is 16 bytes"),
-    (BDK, KSN_BASE[:9], None, ValueError, "ksn is 10 bytes"),
+    (BDK[:15], KSN_BASE, None, ValueError, "bdk rows are 16 bytes"),
+    (BDK, KSN_BASE[:9], None, ValueError, "ksn rows are 10 bytes"),
     ("00" * 16, KSN_BASE, None, TypeError, "bdk must be bytes-like"),
     (np.zeros((2, 16), np.uint16), KSN_BASE, None, TypeError, "uint8"),
     (np.zeros((2, 16), np.uint8), np.zeros((3, 10), np.uint8), None, ValueError,

@@ -220,13 +220,13 @@ def test_hypothesis_one_row(pin: str, pan: str, fmt: int) -> None:
 
 @pytest.mark.parametrize(("call", "error", "match"), [
     (lambda: pin_block(["1234", "12a4"], "5544332211009966", 0), ValueError,
-     r"decimal digits only: row 1$"),
+     r"only the digits 0-9: row 1$"),
     (lambda: pin_block(["123", "1234", "1234567890123"], "5544332211009966", 0), ValueError,
      r"4 to 12 digits: rows 0, 2$"),
     (lambda: pin_block("1234", None, 0), TypeError, "needs the PAN"),
     (lambda: pin_block("1234", "5544332211009966", 4), ValueError, "format"),
     (lambda: pin_block("1234", "5544332211009966", "0"), TypeError, "format"),
-    (lambda: pin_block([1234], "5544332211009966", 0), TypeError, "item 0 is int"),
+    (lambda: pin_block([1234], "5544332211009966", 0), TypeError, "pin must hold str values; row 0 is not str"),
     (lambda: pin_block(["1234"] * 3, ["5544332211009966"] * 2, 0), ValueError,
      "row counts differ"),
     (lambda: pin_block("1234", "1234567", 0), ValueError, "8 to 19 digits"),
@@ -251,3 +251,26 @@ def test_empty_batches_give_empty_results() -> None:
     assert encipher_pin_blocks(key, [], [], 3).shape == (0, 8)
     out, valid = translate_pin_blocks(none8, [], key, key, ksn=np.zeros((0, 10), np.uint8))
     assert out.shape == (0, 8) and valid.shape == (0,)
+
+
+def test_one_pin_for_many_pans_and_s_arrays_match_psec() -> None:
+    pans = ["5544332211009966", "4000123412341234567", "1234567890123"]
+    got = pin_block("98765", np.array(pans, dtype="S19"), 0)
+    assert [r.tobytes() for r in got] == [psec_pb.encode_pinblock_iso_0("98765", a) for a in pans]
+    pins, valid = pin_from_block(got, np.array(pans), 0)
+    assert pins.tolist() == ["98765"] * 3 and valid.all()
+
+
+def test_bad_digits_are_named_by_row_a_shared_argument_as_row_0() -> None:
+    key = bytes(range(16))
+    pans = ["5544332211009966", "55443322110099x6", "5544332211009966", "1234567"]
+    with pytest.raises(ValueError, match=r"pan must hold only the digits 0-9: row 1$"):
+        pin_block("1234", pans[:3], 0)
+    with pytest.raises(ValueError, match=r"pan must be 8 to 19 digits: row 3$"):
+        pin_from_block(np.zeros((4, 8), np.uint8), pans[:1] * 3 + pans[3:], 0)
+    with pytest.raises(ValueError, match=r"pin must hold only the digits 0-9: row 0$"):
+        pin_block("12\x0034", pans[:1] * 3, 0)  # an embedded NUL is not a digit
+    with pytest.raises(ValueError, match=r"pan must hold only the digits 0-9: row 0$"):
+        decipher_pin_blocks(key, np.zeros((3, 8), np.uint8), pans[1], 0)
+    with pytest.raises(ValueError, match=r"pan must be 8 to 19 digits: row 3$"):
+        translate_pin_blocks(np.zeros((4, 8), np.uint8), pans[:1] * 3 + pans[3:], key, key)

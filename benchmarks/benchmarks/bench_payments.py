@@ -22,10 +22,10 @@ def _payments():
         raise
 
 
-def _ksns(rng: np.random.Generator) -> np.ndarray:
-    """ROWS random KSNs with counters the standard allows (1 to 10 bits set)."""
-    ksns = rng.integers(0, 256, (ROWS, 10), dtype=np.uint8)
-    counters = rng.integers(1, 1 << 21, ROWS)
+def random_ksns(rng: np.random.Generator, n: int = ROWS) -> np.ndarray:
+    """n random KSNs with counters the standard allows (1 to 10 bits set), uniform among those."""
+    ksns = rng.integers(0, 256, (n, 10), dtype=np.uint8)
+    counters = rng.integers(1, 1 << 21, n)
     ones = np.array([v.bit_count() for v in range(1 << 11)])
     bad = ones[counters & 0x7FF] + ones[counters >> 11] > 10
     while bad.any():
@@ -37,9 +37,10 @@ def _ksns(rng: np.random.Generator) -> np.ndarray:
     return ksns
 
 
-def _digits(rng: np.random.Generator, lo: int, hi: int) -> np.ndarray:
-    lengths = rng.integers(lo, hi + 1, ROWS)
-    codes = rng.integers(48, 58, (ROWS, hi), dtype=np.uint8)
+def digit_strings(rng: np.random.Generator, lo: int, hi: int, n: int = ROWS) -> np.ndarray:
+    """n random digit strings of lo..hi digits, as a NumPy U array."""
+    lengths = rng.integers(lo, hi + 1, n)
+    codes = rng.integers(48, 58, (n, hi), dtype=np.uint8)
     codes[np.arange(hi) >= lengths[:, None]] = 0
     return codes.view(f"S{hi}").reshape(-1).astype(f"U{hi}")
 
@@ -53,7 +54,7 @@ class Dukpt:
     def setup(self, variant: str | None) -> None:
         self.pay = _payments()
         one_numba_thread()
-        self.ksns = _ksns(np.random.default_rng(38))
+        self.ksns = random_ksns(np.random.default_rng(38))
         self.pay.dukpt_key(BDK, self.ksns, variant)
 
     def track_dukpt_key(self, variant: str | None) -> float:
@@ -72,10 +73,10 @@ class PinTranslation:
         pay = self.pay = _payments()
         one_numba_thread()
         rng = np.random.default_rng(39)
-        self.pins, self.pans = _digits(rng, 4, 12), _digits(rng, 13, 19)
+        self.pins, self.pans = digit_strings(rng, 4, 12), digit_strings(rng, 13, 19)
         self.zone_a = bytes(rng.integers(0, 256, 16, dtype=np.uint8))
         self.zone_b = bytes(rng.integers(0, 256, 16, dtype=np.uint8))
-        self.ksns = _ksns(rng) if source == "dukpt" else None
+        self.ksns = random_ksns(rng) if source == "dukpt" else None
         key = pay.dukpt_key(BDK, self.ksns, "pin") if source == "dukpt" else self.zone_a
         self.from_key = BDK if source == "dukpt" else self.zone_a
         self.blocks = pay.encipher_pin_blocks(key, self.pins, self.pans, 0)
@@ -98,7 +99,7 @@ class PinBlocks:
         self.pay = _payments()
         one_numba_thread()
         rng = np.random.default_rng(40)
-        self.pins, self.pans = _digits(rng, 4, 12), _digits(rng, 13, 19)
+        self.pins, self.pans = digit_strings(rng, 4, 12), digit_strings(rng, 13, 19)
         self.clear = self.pay.pin_block(self.pins, self.pans, 0)
         self.pay.pin_from_block(self.clear, self.pans, 0)
 

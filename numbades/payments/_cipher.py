@@ -1,8 +1,8 @@
-"""The cipher calls of the card and EMV functions: one call per step for the whole batch.
+"""The cipher calls of the payment jobs: one call per step for the whole batch.
 
-A key for the batch (a (width,) array) runs through ``DES`` / ``TripleDES``
-over all rows at once; a key per row ((N, width)) through ``DESArray`` /
-``TripleDESArray``.  Payment keys with K1 == K2 (single DES in a
+A key for the batch (a (1, width) key array) runs through ``DES`` /
+``TripleDES`` over all rows at once; a key per row ((N, width)) through
+``DESArray`` / ``TripleDESArray``.  Payment keys with K1 == K2 (single DES in a
 double-length key's clothes, common in test keys) are accepted, as psec and
 pyemv accept them.
 """
@@ -17,11 +17,16 @@ from ..key_arrays import DESArray, TripleDESArray
 
 
 def ecb(key: np.ndarray, rows: np.ndarray, *, decrypt: bool = False) -> np.ndarray:
-    """ECB over each (N, 8m) row, row i under key i (key (N, w)) or all under one (key (w,))."""
+    """ECB over each (N, 8m) row, row i under key i (key (N, w)) or all under one (key (1, w)).
+
+    With a key per row, one row of ``rows`` serves every key.
+    """
+    if key.shape[0] != 1 and rows.shape[0] == 1:
+        rows = np.broadcast_to(rows, (key.shape[0], *rows.shape[1:]))
     rows = np.ascontiguousarray(rows)
     if rows.shape[0] == 0:
         return rows.copy()
-    if key.ndim == 1:
+    if key.shape[0] == 1:
         cipher = DES(key.tobytes()) if key.size == 8 else \
             TripleDES(key.tobytes(), allow_degenerate=True)
     else:
@@ -34,5 +39,5 @@ def retail_mac(key: np.ndarray, rows: np.ndarray, padding: int) -> np.ndarray:
     """ISO/IEC 9797-1 MAC algorithm 3 of each row: (N, 8) uint8."""
     if rows.shape[0] == 0:
         return np.zeros((0, 8), np.uint8)
-    return mac.retail(key.tobytes() if key.ndim == 1 else key, np.ascontiguousarray(rows),
+    return mac.retail(key.tobytes() if key.shape[0] == 1 else key, np.ascontiguousarray(rows),
                       padding=padding)

@@ -1,10 +1,14 @@
-"""The digit work of the card and EMV functions, compiled: one pass over the rows each.
+"""The compiled digit work of ``numbades.payments``: one pass over the rows per kernel.
 
 NumPy spends more time on strings of digits (finding each row's length,
-checking the characters, moving fields to per-row offsets, picking the
-decimal nibbles of a cipher block) than the cipher spends on the blocks;
-these small loops do it at memory speed.  Every kernel takes C-contiguous
-arrays of one dtype each, so each compiles once (and is cached on disk).
+checking the characters, moving fields to per-row offsets, building and
+parsing PIN blocks nibble by nibble, picking the decimal nibbles of a
+cipher block) than the cipher spends on the blocks; these small loops do
+it at memory speed, without temporaries.  ``inputs``, ``pinblock``,
+``cards`` and ``emv`` check the arguments and call these; they never raise.
+Every kernel takes C-contiguous arrays of one dtype each, so each compiles
+once (and is cached on disk).  PIN block nibbles follow ISO 9564-1 (see
+``pinblock.py``).
 """
 
 from __future__ import annotations
@@ -14,38 +18,200 @@ from numba import njit
 
 _INLINED_SOURCES_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # see tools/stamp_kernel_sources.py
 
-#: parse status codes, one per row
-OK, BAD_LENGTH, NOT_DIGITS = 0, 1, 2
-
 
 @njit(cache=True, nogil=True)
-def parse(codes: np.ndarray, min_len: int, max_len: int, digits: np.ndarray,
-          lengths: np.ndarray, status: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Characters (N, W) uint32 (NumPy U codes, NUL-padded) -> digit values.
+def digits_of(codes: np.ndarray, max_len: int, digits: np.ndarray,
+              lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Character codes (N, W) (NUL-padded, uint8 or uint32) -> digits (N, max_len), lengths.
 
-    A row's length is up to its last non-NUL character (NumPy's ``str_len``);
-    ``digits[i, :length]`` gets its values (zeros after), ``status[i]`` OK,
-    BAD_LENGTH (outside min_len..max_len) or NOT_DIGITS.
+    A row's length runs to its last non-NUL character.  ``digits`` comes in
+    zeroed; each row's first min(length, max_len) digit values are written.
+    ``bad[i]`` is set for a row with a non-digit among those (an embedded
+    NUL is one); its digits are then not meaningful.  The digit loop is a
+    max-reduction without a branch.
     """
     n, width = codes.shape
     for i in range(n):
-        length = width
-        while length > 0 and codes[i, length - 1] == 0:
-            length -= 1
-        lengths[i] = length
-        for j in range(digits.shape[1]):
-            digits[i, j] = 0
-        if length < min_len or length > max_len:
-            status[i] = BAD_LENGTH
-            continue
-        state = OK
-        for j in range(length):
-            value = np.int64(codes[i, j]) - 48
-            if value < 0 or value > 9:
-                state = NOT_DIGITS
-                break
-            digits[i, j] = value
-        status[i] = state
+        end = width
+        while end > 0 and codes[i, end - 1] == 0:
+            end -= 1
+        lengths[i] = end
+        worst = np.uint64(0)
+        for j in range(min(end, max_len)):
+            v = np.uint64(codes[i, j]) - np.uint64(48)  # below '0' wraps to a large value
+            worst = max(worst, v)
+            digits[i, j] = np.uint8(v & np.uint64(0xFF))
+        bad[i] = worst > 9
+
+
+_ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
+_PIN_FIELD = np.uint64(0x0011111111111111)  # nibbles 2..15: PIN digits and fill
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _scan(codes: np.ndarray, row: int) -> tuple:  # pragma: no cover - compiled
+    """(length, worst) of a NUL-padded string: length up to its last non-NUL character;
+    worst the largest ``code - 48`` (wrapping below '0') of the characters before it,
+    so that the string is all digits exactly when worst <= 9.  (A branch-free scan of
+    the full width measured no faster.)"""
+    end = codes.shape[1]
+    while end > 0 and codes[row, end - 1] == 0:
+        end -= 1
+    worst = np.uint64(0)
+    for j in range(end):
+        worst = max(worst, np.uint64(codes[row, j]) - np.uint64(48))
+    return end, worst
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pan_field(pan_codes: np.ndarray, row: int, pan_lengths: np.ndarray,
+               pan_bad: np.ndarray, i: int) -> np.uint64:  # pragma: no cover - compiled
+    """The PAN field of formats 0 and 3 as the low 48 bits of a word: the 12 PAN digits
+    before the check digit, zeros on the left; the PAN's length and a bad-character flag
+    go to ``pan_lengths[i]`` and ``pan_bad[i]``."""
+    length, worst = _scan(pan_codes, row)
+    pan_lengths[i] = length
+    pan_bad[i] = worst > 9
+    field = np.uint64(0)
+    for k in range(12):
+        pos = length - 13 + k
+        d = (np.uint64(pan_codes[row, max(pos, 0)]) - np.uint64(48)) * np.uint64(pos >= 0)
+        field = (field << np.uint64(4)) | (d & np.uint64(15))
+    return field
+
+
+@njit(cache=True, nogil=True)
+def encode_blocks(pin_codes: np.ndarray, pan_codes: np.ndarray, fmt: int, fill: np.ndarray,
+                  out: np.ndarray, pin_lengths: np.ndarray, pin_bad: np.ndarray,
+                  pan_lengths: np.ndarray, pan_bad: np.ndarray) -> None:  # pragma: no cover
+    """Clear ISO 9564-1 blocks (N, 8) straight from the characters of PINs and PANs.
+
+    One pass per row, on a 64-bit word: control nibble ``fmt``, the PIN
+    length, its digits, the fill (``F``, or ``fill[i, 2:]`` when ``fill``
+    has rows), the PAN field XORed in when ``pan_codes`` has rows (N or one
+    for all; none for formats 1 and 2).  ``pin_codes``: (N or 1, W)
+    NUL-padded character codes.  Each row's PIN and PAN lengths and
+    bad-character flags are written for the caller to check; a refused
+    row's block is meaningless.
+    """
+    n = out.shape[0]
+    pin_rows, pan_rows = pin_codes.shape[0], pan_codes.shape[0]
+    last = pin_codes.shape[1] - 1
+    drawn = fill.shape[0] > 0
+    for i in range(n):
+        r = i if pin_rows > 1 else 0
+        length, worst = _scan(pin_codes, r)
+        pin_lengths[i] = length
+        pin_bad[i] = worst > 9
+        word = (np.uint64(fmt & 15) << np.uint64(4)) | np.uint64(length & 15)
+        for k in range(14):
+            digit = (np.uint64(pin_codes[r, min(k, last)]) - np.uint64(48)) & np.uint64(15)
+            other = np.uint64(fill[i, k + 2]) if drawn else np.uint64(15)
+            d = digit if k < length else other
+            word = (word << np.uint64(4)) | d
+        if pan_rows:
+            word ^= _pan_field(pan_codes, i if pan_rows > 1 else 0, pan_lengths, pan_bad, i)
+        for b in range(8):
+            out[i, b] = np.uint8((word >> np.uint64(56 - 8 * b)) & np.uint64(0xFF))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _load(blocks: np.ndarray, i: int) -> np.uint64:  # pragma: no cover - compiled
+    """Row i of (N, 8) bytes as a big-endian word."""
+    word = np.uint64(0)
+    for b in range(8):
+        word = (word << np.uint64(8)) | np.uint64(blocks[i, b])
+    return word
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _checked(word: np.uint64, fmt: int) -> tuple:  # pragma: no cover - compiled
+    """(valid, PIN length, the PIN's nibbles as a mask) of a clear block, PAN field XORed out.
+
+    Valid: control nibble ``fmt``, length 4..12, decimal PIN digits, and the
+    fill of the format (F for 0 and 2, A-F for 3, anything for 1).  The
+    nibble tests run on the whole word at once (one flag bit per nibble),
+    without a branch.
+    """
+    one = np.uint64(1)
+    length = np.int64((word >> np.uint64(56)) & np.uint64(15))
+    b1, b2, b3 = word >> one, word >> np.uint64(2), word >> np.uint64(3)
+    letter = b3 & (b2 | b1) & _ONES  # nibble >= 10
+    all_f = word & b1 & b2 & b3 & _ONES  # nibble == 15
+    in_pin = ~((one << np.uint64(4 * (14 - min(length, 14)))) - one) & _PIN_FIELD
+    fill = _PIN_FIELD & ~in_pin
+    if fmt == 0 or fmt == 2:
+        fill_ok = (all_f & fill) == fill
+    elif fmt == 3:
+        fill_ok = (letter & fill) == fill
+    else:
+        fill_ok = True
+    ok = ((np.int64(word >> np.uint64(60)) == fmt) & (length >= 4) & (length <= 12)
+          & ((letter & in_pin) == 0) & fill_ok)
+    return ok, length, in_pin * np.uint64(15)
+
+
+@njit(cache=True, nogil=True)
+def decode_blocks(blocks: np.ndarray, pan_codes: np.ndarray, fmt: int, pins: np.ndarray,
+                  valid: np.ndarray, pan_lengths: np.ndarray,
+                  pan_bad: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Clear blocks (N, 8) -> the PINs' character codes (N, 12) (NUL-padded; all NUL where
+    invalid) and validity (see ``_checked``), in one pass per row, after the PAN field
+    (``pan_codes``: N rows, one for all, or none) is XORed out.  PAN lengths and flags
+    as for ``encode_blocks``.
+    """
+    n = blocks.shape[0]
+    pan_rows = pan_codes.shape[0]
+    for i in range(n):
+        word = _load(blocks, i)
+        if pan_rows:
+            word ^= _pan_field(pan_codes, i if pan_rows > 1 else 0, pan_lengths, pan_bad, i)
+        ok, length, _ = _checked(word, fmt)
+        valid[i] = ok
+        for k in range(12):
+            v = (word >> np.uint64(52 - 4 * k)) & np.uint64(15)
+            keep = np.uint64(ok & (k < length))
+            pins[i, k] = (v + np.uint64(48)) * keep
+
+
+@njit(cache=True, nogil=True)
+def reformat_blocks(blocks: np.ndarray, pan_codes: np.ndarray, from_fmt: int, to_fmt: int,
+                    fill: np.ndarray, out: np.ndarray, valid: np.ndarray,
+                    pan_lengths: np.ndarray, pan_bad: np.ndarray) -> None:  # pragma: no cover
+    """Clear blocks of ``from_fmt`` -> clear blocks of ``to_fmt`` with the same PINs, on one
+    word per row, the PIN never leaving it: the PAN field (computed once; ``pan_codes``
+    N rows, one for all, or none when neither format takes it) XORed out if ``from_fmt``
+    takes it and in if ``to_fmt`` does; the new fill ``F`` or ``fill[i, 2:]`` (when
+    ``fill`` has rows).  Invalid rows (see ``_checked``) get an all-zero block.
+    """
+    n = blocks.shape[0]
+    pan_rows = pan_codes.shape[0]
+    drawn = fill.shape[0] > 0
+    pan_from = from_fmt == 0 or from_fmt == 3
+    pan_to = to_fmt == 0 or to_fmt == 3
+    field_bits = np.uint64(0x00FFFFFFFFFFFFFF)
+    for i in range(n):
+        word = _load(blocks, i)
+        field = np.uint64(0)
+        if pan_rows:
+            field = _pan_field(pan_codes, i if pan_rows > 1 else 0, pan_lengths, pan_bad, i)
+        if pan_from:
+            word ^= field
+        ok, _, pin_bits = _checked(word, from_fmt)
+        new_fill = field_bits
+        if drawn:
+            new_fill = np.uint64(0)
+            for k in range(2, 16):
+                new_fill = (new_fill << np.uint64(4)) | np.uint64(fill[i, k] & 15)
+        block = ((np.uint64(to_fmt & 15) << np.uint64(60))
+                 | (word & np.uint64(0x0F00000000000000))
+                 | (word & pin_bits) | (new_fill & field_bits & ~pin_bits))
+        if pan_to:
+            block ^= field
+        block *= np.uint64(ok)
+        valid[i] = ok
+        for b in range(8):
+            out[i, b] = np.uint8((block >> np.uint64(56 - 8 * b)) & np.uint64(0xFF))
 
 
 @njit(cache=True, nogil=True)

@@ -23,19 +23,8 @@ from typing import Any
 import numpy as np
 
 from . import _cipher, _kernels
-from ._digits import (
-    as_strings,
-    batch_size,
-    decimalize,
-    digit_rows,
-    entries,
-    fixed_digits,
-    join,
-    key_count,
-    key_rows,
-    rows_named,
-    spread,
-)
+from ._digits import as_strings, decimalize, entries, join
+from .inputs import batch_size, digit_rows, fixed_digits, key_rows, refuse_rows, spread
 
 __all__ = [
     "cvv",
@@ -74,7 +63,7 @@ def cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any) -> np.ndarray:
     pans, pan_len = digit_rows(pan, "pan", 1, 19)
     exp = fixed_digits(expiry, "expiry", 4)
     code = fixed_digits(service_code, "service_code", 3)
-    n = batch_size(cvk=key_count(key), pan=pans.shape[0], expiry=exp.shape[0],
+    n = batch_size(cvk=key.shape[0], pan=pans.shape[0], expiry=exp.shape[0],
                    service_code=code.shape[0])
     blocks = join(n, 16, pans, 0, pan_len, exp, 4, code, 3)
     # MAC algorithm 3 of the two blocks is E_A(E_A(b1) ^ b2), then D_B, then E_A
@@ -94,7 +83,7 @@ def _pvv_digits(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
     pans, pan_len = digit_rows(pan, "pan", 12, 19)
     index = fixed_digits(pvki, "pvki", 1)
     pins = fixed_digits(pin, "pin", 4)
-    n = batch_size(pvk=key_count(key), pvki=index.shape[0], pin=pins.shape[0],
+    n = batch_size(pvk=key.shape[0], pvki=index.shape[0], pin=pins.shape[0],
                    pan=pans.shape[0])
     # the transformed security parameter: the 11 PAN digits before the check digit,
     # the PVKI and the PIN
@@ -152,7 +141,7 @@ def _enciphered(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: Any,
     pad = _pad_nibble(pan_pad)
     start = _count(pan_verify_offset, "pan_verify_offset", 0)
     pans, pan_len = digit_rows(pan, "pan", 1, 19)
-    n = batch_size(pvk=key_count(key), pan=pans.shape[0], **{other: n_other})
+    n = batch_size(pvk=key.shape[0], pan=pans.shape[0], **{other: n_other})
     pan_len = np.broadcast_to(pan_len, (n,))
     if pan_verify_length is None:
         length = pan_len - start
@@ -160,9 +149,7 @@ def _enciphered(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: Any,
     else:
         length = np.full(n, _count(pan_verify_length, "pan_verify_length", 1), np.intp)
         short = start + length > pan_len
-    if short.any():
-        raise ValueError("pan_verify_offset and pan_verify_length must lie within the PAN: "
-                         f"{rows_named(short)} of the batch are too short")
+    refuse_rows(short, "pan_verify_offset and pan_verify_length must lie within the PAN")
     data = join(n, 8, pans, start, np.minimum(length, 16), fill=pad)
     return _cipher.ecb(key, data), table
 

@@ -26,9 +26,8 @@ from typing import Any
 
 import numpy as np
 
-from ..cipher import TripleDES
-from ..key_arrays import DESArray, TripleDESArray
-from . import dukpt_steps, inputs
+from ..key_arrays import DESArray
+from . import _cipher, dukpt_steps, inputs
 
 __all__ = ["VARIANTS", "dukpt_ipek", "dukpt_key"]
 
@@ -52,13 +51,13 @@ VARIANTS: dict[str | None, tuple[int, bool]] = {
 
 
 def _ksn_rows(ksn: Any) -> np.ndarray:
-    return inputs.binary_rows(ksn, 10, "ksn")
+    return inputs.byte_rows(ksn, "ksn", (10,))
 
 
 def _bdk_and_ksn(bdk: Any, ksn: Any) -> tuple[np.ndarray, np.ndarray, int]:
     keys = inputs.key_rows(bdk, "bdk")
     ksns = _ksn_rows(ksn)
-    n = inputs.batch_size({"bdk": keys.shape[0], "ksn": ksns.shape[0]})
+    n = inputs.batch_size(bdk=keys.shape[0], ksn=ksns.shape[0])
     return keys, ksns, n
 
 
@@ -67,21 +66,14 @@ def _counters(ksns: np.ndarray) -> np.ndarray:
     return ((tail[:, 0] << 16) | (tail[:, 1] << 8) | tail[:, 2]) & _COUNTER_MASK
 
 
-def _tdes_rows(keys: np.ndarray, blocks: np.ndarray) -> np.ndarray:
-    """Triple-DES (EDE2) ECB of ``blocks`` (N, 8) under one key (1, 16) or a key per row (N, 16)."""
-    if keys.shape[0] == 1:
-        return TripleDES(keys[0].tobytes(), allow_degenerate=True).encrypt(blocks)
-    return TripleDESArray(keys, allow_degenerate=True).encrypt(blocks)
-
-
 def _ipek_rows(keys: np.ndarray, ksns: np.ndarray, n: int) -> np.ndarray:
     initial = np.array(ksns[:, :8], copy=True)
     initial[:, 7] &= 0xE0  # the counter's top 5 bits live in byte 7
-    initial = np.ascontiguousarray(inputs.rows_for(initial, n))
+    initial = np.ascontiguousarray(inputs.spread(initial, n))
     mask = np.frombuffer(bytes.fromhex("C0C0C0C000000000" * 2), np.uint8)
     out = np.empty((n, 16), np.uint8)
-    out[:, :8] = _tdes_rows(keys, initial)
-    out[:, 8:] = _tdes_rows(keys ^ mask, initial)
+    out[:, :8] = _cipher.ecb(keys, initial)
+    out[:, 8:] = _cipher.ecb(keys ^ mask, initial)
     return out
 
 
@@ -157,7 +149,7 @@ def _transaction_words(ipek: np.ndarray, ksns: np.ndarray, counters: np.ndarray)
 
 def _data_one_way(words: np.ndarray) -> np.ndarray:
     """Each half of each key Triple-DES-encrypted under the key itself (X9.24-1:2009 Figure A-2)."""
-    return TripleDESArray(_bytes(words), allow_degenerate=True).encrypt(np.ascontiguousarray(words))
+    return _cipher.ecb(_bytes(words), words)
 
 
 def dukpt_key(bdk: Any, ksn: Any, variant: str | None = None) -> np.ndarray:
@@ -181,7 +173,7 @@ def checked(bdk: Any, ksn: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, int
     keys, ksns, n = _bdk_and_ksn(bdk, ksn)
     counters = _counters(ksns)
     _refuse_counters(counters)
-    return keys, np.ascontiguousarray(inputs.rows_for(ksns, n)), inputs.rows_for(counters, n), n
+    return keys, np.ascontiguousarray(inputs.spread(ksns, n)), inputs.spread(counters, n), n
 
 
 def derive(keys: np.ndarray, ksns: np.ndarray, counters: np.ndarray, n: int,

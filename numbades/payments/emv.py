@@ -25,18 +25,8 @@ from typing import Any
 import numpy as np
 
 from . import _cipher
-from ._digits import (
-    batch_size,
-    byte_rows,
-    decimalize,
-    digit_rows,
-    fixed_digits,
-    join,
-    key_count,
-    key_rows,
-    odd_parity,
-    spread,
-)
+from ._digits import decimalize, join, odd_parity
+from .inputs import batch_size, byte_rows, digit_rows, fixed_digits, key_rows, spread
 
 __all__ = [
     "emv_arpc",
@@ -72,7 +62,7 @@ def emv_icc_master_key(issuer_mk: Any, pan: Any, psn: Any = "00", option: str = 
     key = key_rows(issuer_mk, "issuer_mk", (16,))
     pans, pan_len = digit_rows(pan, "pan", 1, 19)
     psns = fixed_digits(psn, "psn", 2)
-    n = batch_size(issuer_mk=key_count(key), pan=pans.shape[0], psn=psns.shape[0])
+    n = batch_size(issuer_mk=key.shape[0], pan=pans.shape[0], psn=psns.shape[0])
     # Y: the rightmost 16 digits of PAN || PSN, zeros on the left
     dropped = np.maximum(pan_len + 2 - 16, 0)
     block = join(n, 8, pans, dropped, pan_len - dropped, psns, 2,
@@ -100,7 +90,7 @@ def emv_session_key(icc_mk: Any, atc: Any, un: Any = None) -> np.ndarray:
     key = key_rows(icc_mk, "icc_mk", (16,))
     atcs = byte_rows(atc, "atc", (2,))
     uns = None if un is None else byte_rows(un, "un", (4,))
-    n = batch_size(icc_mk=key_count(key), atc=atcs.shape[0],
+    n = batch_size(icc_mk=key.shape[0], atc=atcs.shape[0],
                    un=1 if uns is None else uns.shape[0])
     r = np.zeros((n, 16), np.uint8)
     r[:, 0:2] = r[:, 8:10] = spread(atcs, n)
@@ -131,7 +121,7 @@ def emv_arqc(session_key: Any, data: Any, *, padding: int = 2) -> np.ndarray:
     padding = _padding(padding)
     key = key_rows(session_key, "session_key", (16,))
     rows = byte_rows(data, "data", ())
-    n = batch_size(session_key=key_count(key), data=rows.shape[0])
+    n = batch_size(session_key=key.shape[0], data=rows.shape[0])
     return _cipher.retail_mac(key, spread(rows, n), padding)
 
 
@@ -157,7 +147,7 @@ def emv_arpc(session_key: Any, arqc: Any, arc: Any) -> np.ndarray:
     key = key_rows(session_key, "session_key", (16,))
     arqcs = byte_rows(arqc, "arqc", (8,))
     arcs = byte_rows(arc, "arc", (2,))
-    n = batch_size(session_key=key_count(key), arqc=arqcs.shape[0], arc=arcs.shape[0])
+    n = batch_size(session_key=key.shape[0], arqc=arqcs.shape[0], arc=arcs.shape[0])
     arc_blocks = np.zeros((arcs.shape[0], 8), np.uint8)
     arc_blocks[:, :2] = arcs
     block = arqcs.view(np.uint64) ^ arc_blocks.view(np.uint64)  # (N or 1, 1) words

@@ -7,9 +7,11 @@ random nibbles (format 1, the "transaction field") or random nibbles from
 four zero nibbles, then the 12 rightmost PAN digits excluding the check
 digit (zero-padded on the left for shorter PANs).
 
-Everything here is whole-array NumPy on nibbles; the clear PINs stay in
-uint8 digit arrays inside the call.  Parsing never raises on a bad block:
-each row gets a validity flag (control nibble, PIN length, PIN digits,
+Blocks are built straight from the PINs' and PANs' characters, and parsed
+straight to the PINs' characters, by compiled loops (``_kernels``): one
+pass over the rows, which also checks the digits.  In translation the
+clear PINs stay in a character array inside the call.  Parsing never
+raises on a bad block: each row gets a validity flag (control nibble, PIN length, PIN digits,
 fill, and through the fill the PAN of formats 0 and 3).
 """
 
@@ -20,9 +22,7 @@ from typing import Any
 
 import numpy as np
 
-from ..cipher import TripleDES
-from ..key_arrays import TripleDESArray
-from . import dukpt, inputs, pin_kernels
+from . import _cipher, _kernels, dukpt, inputs
 
 __all__ = ["FORMATS", "decipher_pin_blocks", "encipher_pin_blocks", "pin_block",
            "pin_from_block", "translate_pin_blocks"]
@@ -37,17 +37,38 @@ def _format(value: Any, name: str = "format") -> int:
     return inputs.choice(value, FORMATS, name)
 
 
-_NO_PAN = (np.zeros((0, _PAN_MAX), np.uint8), np.zeros(0, np.intp))
-Pan = tuple[np.ndarray, np.ndarray]  # PAN digits (P, 19) and lengths (P,); P = 0 for no PAN
+_NO_PAN = np.zeros((0, 1), np.uint32)  # formats 1 and 2: no PAN rows
 
 
-def _pan(pan: Any, fmt: int) -> Pan:
-    """The PAN digits of formats 0 and 3 (P rows); no rows for formats 1 and 2."""
+def _pan(pan: Any, fmt: int) -> np.ndarray:
+    """The PAN characters of formats 0 and 3 (P rows, checked by the kernels); none for 1 and 2."""
     if fmt not in _WITH_PAN:
         return _NO_PAN
     if pan is None:
         raise TypeError(f"format {fmt} needs the PAN (pan=None is for formats 1 and 2)")
-    return inputs.digit_rows(pan, "pan", _PAN_MIN, _PAN_MAX)
+    return inputs.codes(pan, "pan")
+
+
+def _check(chars: np.ndarray, lengths: np.ndarray, bad: np.ndarray, name: str, low: int,
+           high: int) -> None:
+    """Check what a kernel read from ``chars`` (1 or N rows): a one-row argument, which
+    served every row, is named as row 0."""
+    rows = chars.shape[0]
+    if rows and lengths.size:
+        inputs.check_digits(lengths[:rows], bad[:rows], name, low, high)
+    elif rows:  # an empty batch: no kernel ran, so check the argument itself
+        inputs.digits_from(chars, name, low, high)
+
+
+def _check_pan(pan: np.ndarray, lengths: np.ndarray, bad: np.ndarray) -> None:
+    _check(pan, lengths, bad, "pan", _PAN_MIN, _PAN_MAX)
+
+
+def _check_now(chars: np.ndarray) -> np.ndarray:
+    """PAN characters checked now: for the calls whose cipher runs before they are read."""
+    if chars.shape[0]:
+        inputs.digits_from(chars, "pan", _PAN_MIN, _PAN_MAX)
+    return chars
 
 
 _F_FILL = np.zeros((0, 16), np.uint8)  # no rows: the kernel writes F
@@ -64,51 +85,64 @@ def _random_nibbles(n: int, low: int) -> np.ndarray:
     return (got[:need] % span + low).astype(np.uint8).reshape(n, 16)
 
 
-def _build(digits: np.ndarray, lengths: np.ndarray, pan: Pan, fmt: int) -> np.ndarray:
-    """Clear blocks (N, 8) from PIN digits (N, 12), lengths (N,) and the PAN (0, 1 or N rows)."""
-    n = digits.shape[0]
+def _fill(fmt: int, n: int) -> np.ndarray:
+    """The fill nibbles of format ``fmt`` for n rows (no rows: the kernels write F)."""
     if fmt == 1:
-        fill = _random_nibbles(n, 0)
-    elif fmt == 3:
-        fill = _random_nibbles(n, 10)
-    else:
-        fill = _F_FILL
+        return _random_nibbles(n, 0)
+    if fmt == 3:
+        return _random_nibbles(n, 10)
+    return _F_FILL
+
+
+def _encode(pins: np.ndarray, pan: np.ndarray, fmt: int, n: int) -> np.ndarray:
+    """Clear blocks (n, 8) from PIN and PAN characters (1 or n rows each; PAN: none for
+    formats 1 and 2); both are checked here, in the one pass that builds the blocks."""
+    fill = _fill(fmt, n)
     out = np.empty((n, 8), np.uint8)
-    pin_kernels.build(np.ascontiguousarray(digits), np.ascontiguousarray(lengths), pan[0],
-                      pan[1], fmt, fill, out)
+    pin_len, pan_len = np.zeros(n, np.intp), np.zeros(n, np.intp)
+    pin_bad, pan_bad = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
+    if n:
+        _kernels.encode_blocks(pins, pan, fmt, fill, out, pin_len, pin_bad, pan_len, pan_bad)
+    _check_pan(pan, pan_len, pan_bad)
+    _check(pins, pin_len, pin_bad, "pin", _PIN_MIN, _PIN_MAX)
     return out
 
 
-def _parse(blocks: np.ndarray, pan: Pan, fmt: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Clear blocks (N, 8) -> PIN digits (N, 12) (zero where invalid), lengths (N,), valid (N,)."""
+def _decode(blocks: np.ndarray, pan: np.ndarray, fmt: int) -> tuple[np.ndarray, np.ndarray]:
+    """Clear blocks (N, 8) -> (PIN characters (N, 12) uint32, all NUL where invalid; valid)."""
     n = blocks.shape[0]
-    digits = np.empty((n, _PIN_MAX), np.uint8)
-    lengths = np.empty(n, np.intp)
+    pins = np.empty((n, _PIN_MAX), np.uint32)
     valid = np.empty(n, np.bool_)
-    pin_kernels.parse(np.ascontiguousarray(blocks), pan[0], pan[1], fmt, digits, lengths, valid)
-    return digits, lengths, valid
+    pan_len, pan_bad = np.zeros(n, np.intp), np.zeros(n, np.bool_)
+    if n:
+        _kernels.decode_blocks(np.ascontiguousarray(blocks), pan, fmt, pins, valid, pan_len,
+                               pan_bad)
+    _check_pan(pan, pan_len, pan_bad)
+    return pins, valid
 
 
-def _pin_strings(digits: np.ndarray, lengths: np.ndarray) -> np.ndarray:
-    """(N, 12) digits and lengths -> a ``U12`` array ('' for length 0)."""
-    codes = np.empty((digits.shape[0], _PIN_MAX), np.uint32)
-    pin_kernels.pin_codes(digits, lengths, codes)
-    return codes.view("U12").reshape(-1)
+def _reformat(blocks: np.ndarray, pan: np.ndarray, from_fmt: int, to_fmt: int
+              ) -> tuple[np.ndarray, np.ndarray]:
+    """Clear blocks re-formatted, the PINs staying inside the kernel: (blocks, valid);
+    the PAN (checked already) serves both formats."""
+    n = blocks.shape[0]
+    out = np.empty((n, 8), np.uint8)
+    valid = np.empty(n, np.bool_)
+    if n:
+        _kernels.reformat_blocks(np.ascontiguousarray(blocks), pan, from_fmt, to_fmt,
+                                 _fill(to_fmt, n), out, valid, np.zeros(n, np.intp),
+                                 np.zeros(n, np.bool_))
+    return out, valid
 
 
-def _rows(pan: Pan) -> dict[str, int]:
+def _strings(pins: np.ndarray) -> np.ndarray:
+    """(N, 12) PIN characters -> a ``U12`` array ('' for an invalid row)."""
+    return pins.view("U12").reshape(-1)
+
+
+def _rows(pan: np.ndarray) -> dict[str, int]:
     """The PAN's row count for ``inputs.batch_size`` (nothing when the format takes no PAN)."""
-    return {"pan": pan[1].size} if pan[1].size else {}
-
-
-def _pin_rows(pin: Any, n: int) -> tuple[np.ndarray, np.ndarray]:
-    digits, lengths = pin
-    return (np.ascontiguousarray(inputs.rows_for(digits, n)),
-            np.ascontiguousarray(inputs.rows_for(lengths, n)))
-
-
-def _pin_digits(pin: Any) -> tuple[np.ndarray, np.ndarray]:
-    return inputs.digit_rows(pin, "pin", _PIN_MIN, _PIN_MAX)
+    return {"pan": pan.shape[0]} if pan.shape[0] else {}
 
 
 def pin_block(pin: Any, pan: Any, format: int) -> np.ndarray:
@@ -121,18 +155,17 @@ def pin_block(pin: Any, pan: Any, format: int) -> np.ndarray:
     and 3 comes from ``secrets``.
     """
     fmt = _format(format)
-    pan_digits = _pan(pan, fmt)
-    pins = _pin_digits(pin)
-    n = inputs.batch_size({"pin": pins[1].size, **_rows(pan_digits)})
-    return _build(*_pin_rows(pins, n), pan_digits, fmt)
+    pan_chars = _pan(pan, fmt)
+    pins = inputs.codes(pin, "pin")
+    n = inputs.batch_size(pin=pins.shape[0], **_rows(pan_chars))
+    return _encode(pins, pan_chars, fmt, n)
 
 
-def _blocks_and_pan(block: Any, pan: Any, fmt: int, name: str = "block"
-                    ) -> tuple[np.ndarray, Pan, int]:
-    blocks = inputs.binary_rows(block, 8, name)
-    pan_digits = _pan(pan, fmt)
-    n = inputs.batch_size({name: blocks.shape[0], **_rows(pan_digits)})
-    return np.ascontiguousarray(inputs.rows_for(blocks, n)), pan_digits, n
+def _blocks_and_pan(block: Any, pan: np.ndarray, name: str = "block"
+                    ) -> tuple[np.ndarray, int]:
+    blocks = inputs.byte_rows(block, name, (8,))
+    n = inputs.batch_size(**{name: blocks.shape[0]}, **_rows(pan))
+    return np.ascontiguousarray(inputs.spread(blocks, n)), n
 
 
 def pin_from_block(block: Any, pan: Any, format: int) -> tuple[np.ndarray, np.ndarray]:
@@ -145,21 +178,10 @@ def pin_from_block(block: Any, pan: Any, format: int) -> tuple[np.ndarray, np.nd
     ``False``; nothing is raised for it.
     """
     fmt = _format(format)
-    blocks, pan_digits, _ = _blocks_and_pan(block, pan, fmt)
-    digits, lengths, valid = _parse(blocks, pan_digits, fmt)
-    return _pin_strings(digits, lengths), valid
-
-
-def _cipher(key: Any, name: str) -> tuple[np.ndarray, Any]:
-    """(key rows, a cipher whose encrypt/decrypt take (N, 8) rows) for one key or a key per row."""
-    keys = inputs.key_rows(key, name)
-    return keys, _cipher_for(keys)
-
-
-def _cipher_for(keys: np.ndarray) -> Any:
-    if keys.shape[0] == 1:
-        return TripleDES(keys[0].tobytes(), allow_degenerate=True)
-    return TripleDESArray(keys, allow_degenerate=True)
+    pan_chars = _pan(pan, fmt)
+    blocks, _ = _blocks_and_pan(block, pan_chars)
+    pins, valid = _decode(blocks, pan_chars, fmt)
+    return _strings(pins), valid
 
 
 def encipher_pin_blocks(key: Any, pin: Any, pan: Any, format: int = 0) -> np.ndarray:
@@ -168,33 +190,25 @@ def encipher_pin_blocks(key: Any, pin: Any, pan: Any, format: int = 0) -> np.nda
     ``key``: 16 bytes or a uint8 ``(16,)`` array (one key) or ``(N, 16)``
     (a key per row).  Three DES operations (one Triple-DES block) per row.
     """
-    keys, cipher = _cipher(key, "key")
+    keys = inputs.key_rows(key, "key")
     fmt = _format(format)
-    pan_digits = _pan(pan, fmt)
-    pins = _pin_digits(pin)
-    n = inputs.batch_size({"key": keys.shape[0], "pin": pins[1].size, **_rows(pan_digits)})
-    clear = _build(*_pin_rows(pins, n), pan_digits, fmt)
-    return _run(cipher, keys, clear, decrypt=False)
-
-
-def _run(cipher: Any, keys: np.ndarray, blocks: np.ndarray, *, decrypt: bool) -> np.ndarray:
-    """One key: ECB over the rows; a key per row: row i under key i (rows must then be N)."""
-    blocks = np.ascontiguousarray(blocks)
-    if keys.shape[0] != 1 and blocks.shape[0] != keys.shape[0]:
-        blocks = np.ascontiguousarray(inputs.rows_for(blocks, keys.shape[0]))
-    return cipher.decrypt(blocks) if decrypt else cipher.encrypt(blocks)
+    pan_chars = _pan(pan, fmt)
+    pins = inputs.codes(pin, "pin")
+    n = inputs.batch_size(key=keys.shape[0], pin=pins.shape[0], **_rows(pan_chars))
+    return _cipher.ecb(keys, _encode(pins, pan_chars, fmt, n))
 
 
 def decipher_pin_blocks(key: Any, blocks: Any, pan: Any, format: int = 0
                         ) -> tuple[np.ndarray, np.ndarray]:
     """PINs from enciphered PIN blocks: (``U12`` PINs, validity mask), as ``pin_from_block``
     after Triple-DES ECB decryption under ``key`` (one key or a key per row)."""
-    keys, cipher = _cipher(key, "key")
+    keys = inputs.key_rows(key, "key")
     fmt = _format(format)
-    blocks, pan_digits, n = _blocks_and_pan(blocks, pan, fmt, "blocks")
-    inputs.batch_size({"key": keys.shape[0], "blocks": n})
-    digits, lengths, valid = _parse(_run(cipher, keys, blocks, decrypt=True), pan_digits, fmt)
-    return _pin_strings(digits, lengths), valid
+    pan_chars = _check_now(_pan(pan, fmt))
+    blocks, n = _blocks_and_pan(blocks, pan_chars, "blocks")
+    inputs.batch_size(key=keys.shape[0], blocks=n)
+    pins, valid = _decode(_cipher.ecb(keys, blocks, decrypt=True), pan_chars, fmt)
+    return _strings(pins), valid
 
 
 def translate_pin_blocks(blocks: Any, pan: Any, from_key: Any, to_key: Any,
@@ -213,24 +227,21 @@ def translate_pin_blocks(blocks: Any, pan: Any, from_key: Any, to_key: Any,
     ten bits set: ``ValueError`` naming the rows).
     """
     from_fmt, to_fmt = _format(from_format, "from_format"), _format(to_format, "to_format")
-    blocks_in = inputs.binary_rows(blocks, 8, "blocks")
+    blocks_in = inputs.byte_rows(blocks, "blocks", (8,))
     pan_from, pan_to = _pan(pan, from_fmt), _pan(pan, to_fmt)
-    out_keys, out_cipher = _cipher(to_key, "to_key")
+    _check_now(pan_from if pan_from.shape[0] else pan_to)  # one PAN serves both formats
+    out_keys = inputs.key_rows(to_key, "to_key")
     if ksn is not None:
         bdks, ksns, counters, n_from = dukpt.checked(from_key, ksn)
     else:
-        from_keys, in_cipher = _cipher(from_key, "from_key")
+        from_keys = inputs.key_rows(from_key, "from_key")
         n_from = from_keys.shape[0]
-    n = inputs.batch_size({"blocks": blocks_in.shape[0], **_rows(pan_from), **_rows(pan_to),
-                           "from_key/ksn": n_from, "to_key": out_keys.shape[0]})
+    n = inputs.batch_size(blocks=blocks_in.shape[0], **(_rows(pan_from) or _rows(pan_to)),
+                          **{"from_key/ksn": n_from}, to_key=out_keys.shape[0])
     if ksn is not None:  # every check done: now the work
         from_keys = dukpt.derive(bdks, ksns, counters, n_from, "pin")
-        in_cipher = _cipher_for(from_keys)
-    clear = _run(in_cipher, from_keys, np.ascontiguousarray(inputs.rows_for(blocks_in, n)),
-                 decrypt=True)
-    digits, lengths, valid = _parse(clear, pan_from, from_fmt)
-    # Invalid rows are rebuilt from a dummy PIN (length 4, digits 0) and zeroed after.
-    lengths[~valid] = _PIN_MIN
-    out = _run(out_cipher, out_keys, _build(digits, lengths, pan_to, to_fmt), decrypt=False)
+    clear = _cipher.ecb(from_keys, inputs.spread(blocks_in, n), decrypt=True)
+    clear, valid = _reformat(clear, pan_from if pan_from.shape[0] else pan_to, from_fmt, to_fmt)
+    out = _cipher.ecb(out_keys, clear)
     out[~valid] = 0
     return out, valid
