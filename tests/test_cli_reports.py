@@ -118,3 +118,25 @@ def test_speed_compare_says_why_a_peer_is_missing_instead_of_na() -> None:
     assert "Ratio numbades / openssl (above 1: numbades is faster)." in text
     assert "n/a" not in text
     assert not any(line.startswith("pycryptodome des-") for line in text.splitlines())
+
+
+def test_installed_package_is_found_past_the_checkouts_own_egg_info(monkeypatch,
+                                                                   tmp_path: Path) -> None:
+    """``pip install .`` leaves ``numbades.egg-info`` in the checkout, which metadata finds
+    first when the checkout is the current directory: the installed copy must still be
+    found (the README's first command runs from the checkout)."""
+    clone, site = tmp_path / "clone", tmp_path / "site-packages"
+    for root in (clone, site):
+        (root / "numbades").mkdir(parents=True)
+        (root / "numbades" / "__init__.py").write_text("")
+    (clone / "numbades.egg-info").mkdir()
+    (clone / "numbades.egg-info" / "PKG-INFO").write_text("Name: numbades\nVersion: 0.1.0\n")
+    (site / "numbades-0.1.0.dist-info").mkdir()
+    (site / "numbades-0.1.0.dist-info" / "METADATA").write_text(
+        "Name: numbades\nVersion: 0.1.0\n")
+    monkeypatch.setattr(sys, "path", [str(clone), str(site)])
+    monkeypatch.setattr(compile_cmd, "_PACKAGE_INIT", clone / "numbades" / "__init__.py")
+    assert compile_cmd.installed_package() == site / "numbades" / "__init__.py"
+    assert "another directory" in compile_cmd.cache_note()
+    monkeypatch.setattr(sys, "path", [str(clone)])  # only the checkout: nothing else installed
+    assert compile_cmd.installed_package() is None

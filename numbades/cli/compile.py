@@ -53,14 +53,20 @@ def other_copy_note(running: Path, installed: Path | None) -> str | None:
 
 
 def installed_package() -> Path | None:
-    """``numbades/__init__.py`` of the installed distribution; None if not installed, or
-    installed in editable mode (the checkout is then the installed package)."""
-    try:
-        dist = importlib.metadata.distribution("numbades")
-    except importlib.metadata.PackageNotFoundError:
-        return None
-    init = Path(str(dist.locate_file("numbades/__init__.py")))
-    return init if init.is_file() else None
+    """``numbades/__init__.py`` of an installed copy other than the one running; None if
+    there is none (not installed, or installed in editable mode: the checkout is then
+    the installed package).
+
+    Every distribution named numbades counts, because a source checkout's own
+    ``numbades.egg-info`` (left there by ``pip install .``) is found first
+    when the checkout is the current directory.
+    """
+    running = _PACKAGE_INIT.resolve()
+    for dist in importlib.metadata.distributions(name="numbades"):
+        init = Path(str(dist.locate_file("numbades/__init__.py")))
+        if init.is_file() and init.resolve() != running:
+            return init
+    return None
 
 
 def cache_note() -> str | None:
