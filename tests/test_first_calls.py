@@ -204,8 +204,9 @@ def test_compile_command(tmp_path):
     lines = run.stdout.splitlines()
     assert lines[0].startswith("numbades compile - ")
     assert [line.split()[0] for line in lines[1:3]] == ["table", "table+ptr"]
-    assert lines[3].startswith("total") and "2 process(es)" in lines[3]
-    assert lines[4] == f"kernels cached in {tmp_path.resolve()}"  # the directory it filled
+    assert lines[3].startswith("helpers") and "payments" in lines[3]  # the public face's own
+    assert lines[4].startswith("total") and "2 process(es)" in lines[4]
+    assert lines[5] == f"kernels cached in {tmp_path.resolve()}"  # the directory it filled
     assert any(tmp_path.rglob("*.nbi")), "nothing was written to the cache"
     bad = subprocess.run([sys.executable, "-m", "numbades", "compile", "--engines", "nope"],
                          capture_output=True, text=True, env=env, timeout=120, check=False)

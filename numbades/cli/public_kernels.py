@@ -33,11 +33,16 @@ def _crypt3() -> None:
 
 def _mac() -> None:
     mac.quad_cksum(b"numbades", b"\x00" * 8)
+    mac.quad_cksum(np.zeros((2, 16), np.uint8), b"\x00" * 8, outputs=2)
 
 
 def _payments() -> None:
-    block = payments.pin_block("1234", _PAN, 0)
-    payments.pin_from_block(block, _PAN, 0)
+    for fmt in (0, 1, 2, 3):
+        block = payments.pin_block("1234", _PAN, fmt)
+        payments.pin_from_block(block, _PAN, fmt)
+    enciphered = payments.encipher_pin_blocks(_KEY16, "1234", _PAN, 0)
+    payments.decipher_pin_blocks(_KEY16, enciphered, _PAN, 0)
+    payments.translate_pin_blocks(enciphered, _PAN, _KEY16, _KEY16, 0, 3)
     payments.dukpt_key(_KEY16, _KSN, "pin")
     payments.cvv(_KEY16, _PAN, "2512", "101")
     payments.visa_pvv(_KEY16, "1", "1234", _PAN)

@@ -135,7 +135,8 @@ def quad_cksum(data: Any, seed: Any, *, outputs: int = 1) -> Tags:
         raise ValueError(f"outputs must be 1 to 4, got {outputs}")
     seed = inputs.block_bytes(seed, "seed")
     m = inputs.message(data)
-    batch = np.ascontiguousarray(m.reshape(1, -1) if m.ndim == 1 else m)
+    batch = np.ascontiguousarray(m.reshape(1, -1) if m.ndim == 1 else m).view()
+    batch.flags.writeable = False  # one kernel signature, whatever the caller's array allows
     out = np.zeros((batch.shape[0], 8 * outputs), np.uint8)
     z0, z1 = int.from_bytes(seed[:4], "little"), int.from_bytes(seed[4:], "little")
     if batch.shape[0]:

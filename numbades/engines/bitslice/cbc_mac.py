@@ -68,6 +68,7 @@ _interleave = intrinsic(_interleave)
 def _swap_words(a, b, width):
     """A transpose stage: the two outputs of a delta swap at ``width`` words."""
     always_inline()
+    prefer_wide_vectors()
     return _interleave(a, b, width, 0), _interleave(a, b, width, 1)
 
 
@@ -75,6 +76,7 @@ def _swap_words(a, b, width):
 def _transpose8(flat, at, stride, tflat, b0) -> None:
     """tflat[q * BLOCKS + b0 + k] = flat[at + k * stride + q] for q, k < 8 (AVX-512: 8 lanes)."""
     always_inline()
+    prefer_wide_vectors()
     r0, r1 = _swap_words(load(flat, at), load(flat, at + stride), 1)
     r2, r3 = _swap_words(load(flat, at + 2 * stride), load(flat, at + 3 * stride), 1)
     r4, r5 = _swap_words(load(flat, at + 4 * stride), load(flat, at + 5 * stride), 1)
