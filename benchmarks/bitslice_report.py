@@ -67,6 +67,7 @@ from numbades.cli.measure import KEY24, format_size, parse_size
 from numbades.des import keyschedule as _keyschedule
 from numbades.engines.bitslice.cpu import target as _target
 from numbades.engines.bitslice.cpu import vector_width as _vector_width
+from numbades.engines.bitslice.cpu.simd import LANES_PER_VECTOR
 from numbades.engines.bitslice.engine import ENGINE
 from numbades.engines.bitslice.layout import transpose as _bitslice_transpose
 from numbades.engines.bitslice.layout.prefetch import NOTHING_AHEAD
@@ -230,21 +231,25 @@ def pass_breakdown(nbytes: int, repeats: int) -> list[str]:
             f"stores) {(whole - rounds) / whole:.0%}"
         ),
     ]
-    if _target.AVX512:  # the one-key rounds run as simd_rounds
-        # simd_rounds: each box's loop runs once per 512 blocks, so the static logic
-        # instructions of the two-round body, times 8 bodies, are the work of 512 blocks
-        _, ops = simd_counts()
-        ternaries = ops.get("vpternlogq", 0)
-        logic = ternaries + sum(ops.get(op, 0) for op in ("vpxorq", "vpandq", "vporq", "vpandnq"))
-        per_block = logic * 8 / 512
-        ghz = clock_ghz()
-        cycles = rounds / blocks * ghz * 1e9
+    # the one-key rounds run as simd_rounds on every target: each box's loop runs once
+    # per 64 * LANES_PER_VECTOR blocks, so the static logic instructions of the
+    # two-round body, times 8 bodies, are the work of that many blocks
+    _, ops = simd_counts()
+    ternaries = ops.get("vpternlogq", 0)
+    gates = ("vpxorq", "vpandq", "vporq", "vpandnq") if _target.AVX512 else (
+        "vpxor", "vpand", "vpor", "vpandn")
+    logic = ternaries + sum(ops.get(op, 0) for op in gates)
+    step = 64 * LANES_PER_VECTOR
+    per_block = logic * 8 / step
+    ghz = clock_ghz()
+    cycles = rounds / blocks * ghz * 1e9
+    lines.append(
+        f"round code: {logic} vector logic ops ({ternaries} vpternlogq) per two rounds of "
+        f"{step} blocks = {per_block:.2f} per block; measured {cycles:.2f} cycles per block "
+        f"at {ghz:.2f} GHz (clock from a multiply chain)"
+    )
+    if _target.AVX512:
         rate = logic_ops_per_cycle(ternaries, logic - ternaries, ghz)
-        lines.append(
-            f"round code: {logic} vector logic ops ({ternaries} vpternlogq) per two rounds of "
-            f"512 blocks = {per_block:.2f} per block; measured {cycles:.2f} cycles per block "
-            f"at {ghz:.2f} GHz (clock from a multiply chain)"
-        )
         lines.append(
             f"two vector ports: >= {per_block / 2:.2f} cycles per block, "
             f"{per_block / 2 / cycles:.0%} of that limit reached; this core measured "

@@ -2,7 +2,8 @@
 
 The rule (``cpu.target``) picks the 3-input-LUT programs where the compile
 target has AVX-512 and the 2-input circuits elsewhere, so a host only ever
-runs one set.  The subprocess test builds the kernels afresh with the *other*
+runs one set; the one-key rounds run it on explicit vectors on both targets
+(``simd_rounds``), the rounds with a key per lane in lane loops.  The subprocess test builds the kernels afresh with the *other*
 set patched in and checks them against pycryptodome, so both sets are tested
 in the kernels on every host.
 """
@@ -16,6 +17,7 @@ import pytest
 
 from numbades.engines.bitslice.cpu import target
 from numbades.engines.bitslice.rounds import lane_rounds as rounds
+from numbades.engines.bitslice.rounds import simd_rounds
 from numbades.engines.bitslice.sboxes import dispatch, sbox_circuits_gen, sbox_luts_gen
 
 
@@ -29,6 +31,14 @@ def test_this_process_runs_the_set_its_target_calls_for():
     expected = dispatch.circuits(target.targets_avx512(target.target_features()))
     assert dispatch.circuits() is expected
     assert rounds._sbox.py_func.circuits == tuple(getattr(expected, f"s{i + 1}") for i in range(8))
+    assert simd_rounds._sbox.py_func.circuits == tuple(dispatch.vector_circuits())
+
+
+def test_explicit_vectors_run_ternary_calls_with_avx512_and_the_gates_without():
+    assert dispatch.vector_circuits(True) == [getattr(sbox_luts_gen, f"ternary_s{i + 1}")
+                                              for i in range(8)]
+    assert dispatch.vector_circuits(False) == [getattr(sbox_circuits_gen, f"s{i + 1}")
+                                               for i in range(8)]
 
 
 def test_numba_cpu_features_decide_the_set(tmp_path):
@@ -75,15 +85,16 @@ STANDARD_CHECKS_PASS = {"des-ecb": "True", "des-ctr": "True", "3des-cbc-decrypt"
 
 _OTHER_SET_IN_THE_KERNELS = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
     from numbades.engines.bitslice.rounds import lane_rounds as rounds
+    from numbades.engines.bitslice.rounds import simd_rounds
     from numbades.engines.bitslice.sboxes import dispatch, sbox_circuits_gen, sbox_luts_gen
 
     # Patched before anything compiles (a fresh cache directory): every kernel built
-    # in this process inlines the set this host would not choose.
+    # in this process inlines the set this host would not choose, in the lane loops
+    # (a key per lane) and on explicit vectors (one key: the expressions on
+    # ``simd.Vector`` operators)
     other = sbox_circuits_gen if dispatch.circuits() is sbox_luts_gen else sbox_luts_gen
     rounds._sbox = dispatch.sbox_function([getattr(other, f"s{i + 1}") for i in range(8)])
-    # and the one-key rounds as lane loops too (AVX-512 hosts run them as explicit
-    # 512-bit vectors, which take the LUT programs only)
-    rounds.one_key_rounds = rounds._lane_loop_rounds
+    simd_rounds._sbox = dispatch.sbox_function([getattr(other, f"s{i + 1}") for i in range(8)])
 
     import numbades
     rng = np.random.default_rng(7)
@@ -138,6 +149,18 @@ _AVX2_BUILD = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
     checks["des-cfb-decrypt-in-place"] = (
         in_place.tobytes(), DES.new(key8, DES.MODE_CFB, iv=iv, segment_size=64).decrypt(raw))
     report(checks)
+
+    # The round kernel, compiled in this process (a fresh cache): its vector logic
+    # instructions, by mnemonic and register width.
+    import collections
+    import re
+
+    from numbades.engines.bitslice.rounds import lane_rounds
+    asm = "\n".join(lane_rounds.crypt_work.inspect_asm().values())
+    ops = collections.Counter(
+        (m.group(1), "zmm" if "zmm" in m.group(2) else "ymm" if "ymm" in m.group(2) else "xmm")
+        for m in re.finditer(r"^\\s+(vpandn|vpand|vpor|vpxor|vpternlogq)\\s+(.*)$", asm, re.M))
+    print("asm", *(f"{op}:{width}={n}" for (op, width), n in sorted(ops.items())))
 """)
 
 
@@ -157,9 +180,19 @@ def test_an_avx2_build_runs_the_fused_passes_correctly(tmp_path):
     done = subprocess.run([sys.executable, "-c", _AVX2_BUILD], env=env,
                           capture_output=True, text=True, timeout=900, check=False)
     assert done.returncode == 0, done.stderr[-3000:]
-    first, *lines = done.stdout.strip().split("\n")
+    first, *lines, asm = done.stdout.strip().split("\n")
     # 2-input circuits, 256-bit vectors, and auto's threshold for an AVX2 pass
     assert first == "build sbox_circuits_gen 4 384"
+    # The round kernel's body is two rounds (``simd_rounds.rounds_on``), each box's
+    # gates once: one vpand/vpandn/vpor/vpxor on a ymm register per gate (384 gates
+    # a round, ``sbox_circuits_gen``'s header), plus 6 key XORs and 4 XORs into L
+    # per box, so 2 * (384 + 8 * 10) = 928; LLVM may add a few for NOT gates it
+    # cannot fold into a vpandn (944 with Numba 0.68.1).  No zmm code and
+    # no ternary logic; ``x & ~y`` as vpandn.
+    counts = {op: int(n) for op, n in (field.split("=") for field in asm.split()[1:])}
+    assert set(counts) <= {"vpand:ymm", "vpandn:ymm", "vpor:ymm", "vpxor:ymm"}, asm
+    assert counts.get("vpandn:ymm", 0) >= 100, asm
+    assert 928 <= sum(counts.values()) <= 960, asm
     assert dict(line.split() for line in lines) == {
         **STANDARD_CHECKS_PASS, "des-cbc-decrypt-in-place": "True",
         "des-cfb-decrypt-in-place": "True",

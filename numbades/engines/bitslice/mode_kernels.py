@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "7046b4ddd16664afaeb52d755136b0acffe6082bd2704f2e14cc0162cc15f163"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "ecf70b84697a3479dec785ef6de5ef7e084c479d158352ce28f8f09d45aa8216"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

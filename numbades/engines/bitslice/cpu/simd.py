@@ -10,16 +10,18 @@ immediate, so the instruction count is the circuit's LUT count.
 
 ``Vector`` is ``LANES_PER_VECTOR`` uint64 lanes as one LLVM vector value,
 ``target.VECTOR_BITS`` wide: eight (a zmm register) where the target has
-AVX-512, four (a ymm register on AVX2) elsewhere, where only the fused
-transposes of ``simd_passes`` use it (the round code there stays in lane
-loops over the 2-input circuits).  The functions below are all the kernels
-need of it: ``load`` and ``store`` of consecutive words of a 1-D uint64
-array, ``splat`` of a word, ``and_``, ``xor``, constant shifts, two-source
-byte shuffles and ``ternary``.  They exist only compiled (``ternary`` also
+AVX-512, four (a ymm register on AVX2) elsewhere, where the one-key rounds
+run the 2-input circuits on it, one instruction per gate.  The functions
+below are all the kernels need of it: ``load`` and ``store`` of consecutive
+words of a 1-D uint64 array, ``splat`` of a word, ``and_``, ``xor``, Python's
+``& | ^ ~`` operators (so the generated circuits run unchanged on vectors),
+constant shifts, two-source byte shuffles and ``ternary``.  They exist only compiled (``ternary`` also
 runs in plain Python on integers, so generated programs can be checked
 without a CPU that has the instruction).  Without AVX-512, ``ternary``
 lowers to 2-input operations, which LLVM simplifies.
 """
+
+import operator
 
 from llvmlite import ir
 from numba.core import cgutils, types
@@ -166,6 +168,46 @@ two-source shuffle each.
 """
 pack_high = intrinsic(_pack(True))
 pack_high.__doc__ = """Each 2*width-bit field is (a's high half, b's high half above it): see ``pack_low``."""
+
+
+# Python's bitwise operators on ``Vector`` values, so the generated 2-input
+# circuits (``sbox_circuits_gen.s1`` ..) run unchanged on vectors: each operator
+# is one LLVM instruction (``~y`` an ``xor`` with all-ones, which x86 folds
+# into ``x & ~y`` as one ``vpandn``).  Typed and lowered as builtins, like
+# ``ternary``: nothing is compiled per call site.
+_BINARY = {operator.and_: "and_", operator.or_: "or_", operator.xor: "xor"}
+
+
+def _type_binary(context):
+    def typer(a, b):
+        return vector if a == vector and b == vector else None
+
+    return typer
+
+
+def _lower_binary(method: str):
+    def lower(context, builder, signature, args):
+        return getattr(builder, method)(args[0], args[1])
+
+    return lower
+
+
+for _operation, _method in _BINARY.items():
+    type_callable(_operation)(_type_binary)
+    lower_builtin(_operation, Vector, Vector)(_lower_binary(_method))
+
+
+@type_callable(operator.invert)
+def _type_invert(context):
+    def typer(a):
+        return vector if a == vector else None
+
+    return typer
+
+
+@lower_builtin(operator.invert, Vector)
+def _lower_invert(context, builder, signature, args):
+    return builder.not_(args[0])
 
 
 @intrinsic

@@ -3,7 +3,7 @@
 IP, FP, E and P cost no work in the bitslice engine: they decide which row
 of the work array (``lane_rounds``) an S-box input is read from and its output
 is XORed into.  Both round implementations (``lane_rounds``, the lane loops
-LLVM vectorises; ``simd_rounds``, explicit 512-bit vectors) read these.
+LLVM vectorises; ``simd_rounds``, explicit vectors) read these.
 """
 
 from ....des import fips

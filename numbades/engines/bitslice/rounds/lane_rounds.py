@@ -16,21 +16,21 @@ r-th round key in application order.  Every 16 rounds the halves swap as at
 the end of DES, so 48 rounds with keys K1, reversed K2, K3 are 3DES-EDE, and
 reversed keys decrypt.  No branch or memory index depends on key or data.
 
-The round code is written once and specialised by the *input functions* it
-is given (``fixed_key_bit`` here; ``lane_keys`` adds a key per lane and the
-crypt(3) salt): each S-box input bit is ``xin(w, kp, e, a, k, m, lane)``,
-the E-expanded R bit at row offset ``e`` combined with round-key row ``k``
-(a mask for one key, a key-plane offset for a key per lane), optionally
-swapped with its salt partner at row ``a`` under the salt plane at ``m``.
-LLVM inlines the function, so each specialisation compiles to straight lane
-loops and arguments it ignores cost nothing.
+Under one key the rounds run as explicit vectors (``simd_rounds``, through
+``crypt_work``) on every target.  The lane loops here (``rounds_on``) serve
+the rounds with a key per lane: they are written once and specialised by the
+*input functions* they are given (``lane_keys`` a key per lane, ``crypt3``
+also the crypt(3) salt): each S-box input bit is ``xin(w, kp, e, a, k, m,
+lane)``, the E-expanded R bit at row offset ``e`` combined with key-plane
+offset ``k``, optionally swapped with its salt partner at row ``a`` under
+the salt plane at ``m``.  LLVM inlines the function, so each specialisation
+compiles to straight lane loops and arguments it ignores cost nothing.
 """
 
 import numba
 import numpy as np
 
 from ...jit import always_inline, inline
-from ..cpu.target import AVX512
 from ..cpu.vector_width import prefer_wide_vectors
 from ..layout.prefetch import WORDS_PER_SLOT, next_pass, nothing_ahead, prefetch_slot, round_slots
 from ..layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
@@ -54,7 +54,7 @@ from ..layout.wiring import SALT_PLANE as _SALT_PLANE
 from ..sboxes.dispatch import circuits, sbox_function
 from . import simd_rounds
 
-_INLINED_SOURCES_SHA256 = "ae04503db7131ad0062140cc6ca88cbdf9490af33705eff82487771dab70eb16"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "3d126b32def9d5cab223e0530f08ea33c97d7a298958de2d1b5b41e4cab70bbf"  # see tools/stamp_kernel_sources.py
 
 
 #: S-box ``box`` of six input words (``sboxes.dispatch``), from this target's circuit set.
@@ -84,14 +84,6 @@ def key_planes(round_keys48: np.ndarray) -> np.ndarray:
 
 
 @inline
-def fixed_key_bit(w, kp, e, a, k, m, lane):
-    """S-box input bit under one key for all lanes: ``k`` is the key bit as a mask."""
-    always_inline()
-    prefer_wide_vectors()
-    return w[e + lane] ^ k
-
-
-@inline
 def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int,
          xin, ahead, first) -> None:
     """S-box ``box`` of a round: L[P rows] ^= S(E(R) ^ key bits), its inputs from ``xin``.
@@ -101,8 +93,8 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int
     ``box`` constant, every row index is a constant plus the lane, so LLVM
     sees fixed distances between rows and vectorizes the lanes; the round's
     key entries ``kr[j]`` are read before the loop so no load in it may alias
-    them.  ``kp`` is whatever ``xin`` reads per lane (key and salt planes),
-    unused by ``fixed_key_bit``.  The box also fetches its slot of the next
+    them.  ``kp`` is whatever ``xin`` reads per lane (key and salt planes).
+    The box also fetches its slot of the next
     pass (``prefetch``), from word ``first`` of the round's slots.
     """
     always_inline()
@@ -215,32 +207,19 @@ def scatter_fp(w: np.ndarray, planes: np.ndarray, xor: int) -> None:
             flat[p + lane] = w[k * LANES + lane]
 
 
-@inline
-def _lane_loop_rounds(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
-    """The rounds of ``kplanes`` under one key, as lane loops LLVM vectorises."""
-    always_inline()
-    prefer_wide_vectors()
-    rounds_on(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit, ahead)
-
-
-#: The one-key rounds ``crypt_into`` runs (``cpu.target``'s rule): explicit 512-bit
-#: vectors with one ``vpternlogq`` per LUT where the target has AVX-512, the lane
-#: loops elsewhere.
-one_key_rounds = simd_rounds.rounds_on if AVX512 else _lane_loop_rounds
-
-
 @numba.njit(nogil=True, cache=True)
 def crypt_work(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
     """Run the one-key rounds of ``kplanes`` on the work array ``w`` (IP order, flat).
 
-    The one compiled copy of the one-key round code: deliberately not
+    The rounds are ``simd_rounds``' explicit vectors on every target (512-bit
+    with AVX-512, 256-bit with AVX2).  The one compiled copy of the one-key round code: deliberately not
     inlined, so ECB, the mode kernels and crypt_planes share it, which keeps
     cold compile time down.  Meanwhile the caller's next pass (``ahead``:
     ``prefetch.next_pass`` or ``prefetch.nothing_ahead``) is fetched into the
     caches.
     """
     prefer_wide_vectors()
-    one_key_rounds(w, kplanes, ahead)
+    simd_rounds.rounds_on(w, kplanes, ahead)
 
 
 @numba.njit(nogil=True, cache=True)

@@ -1,12 +1,16 @@
-"""The one-key round code on explicit 512-bit vectors: each S-box LUT one ``vpternlogq``.
+"""The one-key round code on explicit vectors: one instruction per LUT or gate.
 
-The same rounds as ``lane_rounds.rounds_on`` with ``fixed_key_bit`` (the work
-array, the wiring and the key rows are the same), written on ``simd.Zmm``
-values eight lanes at a time instead of as lane loops for LLVM to
-vectorise, and with the S-boxes as ``sbox_luts_gen.ternary_s1`` ..
-``ternary_s8``: one ``ternary`` call, so one instruction, per LUT.  Compiled
-only for AVX-512 targets (``cpu.target``'s rule); the engine's
-other round users (a key per lane, crypt(3)) keep the lane loops.
+The same rounds as ``lane_rounds.rounds_on`` under one key (the work array,
+the wiring and the key rows are the same), written on ``simd.Vector`` values,
+``LANES_PER_VECTOR`` lanes at a time, instead of as lane loops for LLVM to
+vectorise.  The S-boxes are ``sboxes.dispatch.vector_circuits()``, by
+``cpu.target``'s rule: with AVX-512, 512-bit vectors and the LUT programs
+``sbox_luts_gen.ternary_s1`` .. ``ternary_s8`` (one ``ternary`` call, so one
+``vpternlogq``, per LUT); elsewhere (AVX2), 256-bit vectors and the 2-input
+circuits of ``sbox_circuits_gen`` on ``Vector`` operators (one ``vpand``,
+``vpandn``, ``vpor`` or ``vpxor`` on a ymm register per gate).  The engine's
+other round users (a key per lane, crypt(3)) keep the lane loops of
+``lane_rounds``.
 """
 
 import numpy as np
@@ -17,20 +21,20 @@ from ..cpu.vector_width import prefer_wide_vectors
 from ..layout.prefetch import WORDS_PER_SLOT, prefetch_slot, round_slots
 from ..layout.transpose import LANES
 from ..layout.wiring import E_ROW, P_ROW
-from ..sboxes import sbox_luts_gen as _luts
-from ..sboxes.dispatch import sbox_function
+from ..sboxes.dispatch import sbox_function, vector_circuits
 
 _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
 
 
-#: S-box ``box`` of six vectors: the LUT programs as one ``ternary`` call per LUT.
-_sbox = sbox_function([getattr(_luts, f"ternary_s{box + 1}") for box in range(8)])
+#: S-box ``box`` of six vectors: one ``ternary`` per LUT with AVX-512, one ``Vector``
+#: operator per gate elsewhere (``dispatch.vector_circuits``).
+_sbox = sbox_function(vector_circuits())
 
 
 @inline
 def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int, ahead: tuple,
          first: int) -> None:
-    """S-box ``box`` of a round: L[P rows] ^= S(E(R) ^ key bits), eight lanes per step.
+    """S-box ``box`` of a round: L[P rows] ^= S(E(R) ^ key bits), one vector of lanes per step.
 
     ``t`` and ``s`` are the offsets of the target (L) and source (R) halves;
     constant after inlining, like ``box``, so every row offset folds.  The

@@ -1,7 +1,9 @@
 """Which generated S-boxes run, and one inlined ``sbox(box, x)`` over them, for the round code.
 
-``circuits`` applies ``cpu.target``'s rule to pick the set.  Both round implementations (``lane_rounds``: lane loops on uint64 words;
-``simd_rounds``: explicit 512-bit vectors) call their S-boxes through a
+``circuits`` applies ``cpu.target``'s rule to pick the set, ``vector_circuits``
+the form of it the explicit vectors run.  Both round implementations
+(``lane_rounds``: lane loops on uint64 words; ``simd_rounds``: explicit
+vectors, 512-bit with AVX-512, 256-bit elsewhere) call their S-boxes through a
 function made here: ``box`` is a constant after LLVM inlines the round, so
 one branch survives constant folding, and one ``_box`` compiles for all
 eight S-boxes.
@@ -25,6 +27,19 @@ def circuits(avx512: bool = AVX512) -> ModuleType:
     exists, the 2-input gates elsewhere; by default for this process's target.
     """
     return sbox_luts_gen if avx512 else sbox_circuits_gen
+
+
+def vector_circuits(avx512: bool = AVX512) -> list[Callable]:
+    """S-boxes 1..8 as ``simd_rounds`` runs them on ``simd.Vector`` values, for the same rule.
+
+    With AVX-512 the LUT programs as one ``ternary`` call per LUT (one
+    ``vpternlogq`` each: LLVM's own matching of the expressions costs more
+    instructions); elsewhere the 2-input circuits themselves, whose ``& | ^ ~``
+    are ``Vector`` operators (one ``vpand``/``vpandn``/``vpor``/``vpxor`` each).
+    """
+    if avx512:
+        return [getattr(sbox_luts_gen, f"ternary_s{box + 1}") for box in range(8)]
+    return [getattr(circuits(False), f"s{box + 1}") for box in range(8)]
 
 
 def on_tuple(fn: Callable) -> Callable:
