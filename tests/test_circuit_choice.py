@@ -156,7 +156,7 @@ _AVX2_BUILD = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
     import re
 
     from numbades.engines.bitslice.rounds import lane_rounds
-    asm = "\n".join(lane_rounds.crypt_work.inspect_asm().values())
+    asm = "\\n".join(lane_rounds.crypt_work.inspect_asm().values())
     ops = collections.Counter(
         (m.group(1), "zmm" if "zmm" in m.group(2) else "ymm" if "ymm" in m.group(2) else "xmm")
         for m in re.finditer(r"^\\s+(vpandn|vpand|vpor|vpxor|vpternlogq)\\s+(.*)$", asm, re.M))
