@@ -41,7 +41,7 @@ from .layout.transpose import (
 from .mode_kernels import many_group, many_scratch
 from .rounds.lane_rounds import gather_ip, rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "42628a7900a341f7c7cc7655f37952440b595c98045c7b495062a339b425ba2c"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "b11dc79d466afbbd6d872208780dcefc3cea279e9f21e5ce7e7cc5e68c5736c7"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "ecf70b84697a3479dec785ef6de5ef7e084c479d158352ce28f8f09d45aa8216"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "0b25b3e20480e7ac9248af73b07e1268bfc0e6362dd71cc7f909f1654e8ece77"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

@@ -13,7 +13,8 @@ immediate, so the instruction count is the circuit's LUT count.
 AVX-512, four (a ymm register on AVX2) elsewhere, where the one-key rounds
 run the 2-input circuits on it, one instruction per gate.  The functions
 below are all the kernels need of it: ``load`` and ``store`` of consecutive
-words of a 1-D uint64 array, ``splat`` of a word, ``and_``, ``xor``, Python's
+words of a 1-D uint64 array, ``vectors`` (an array indexed a vector at a
+time), ``splat`` of a word, ``and_``, ``xor``, Python's
 ``& | ^ ~`` operators (so the generated circuits run unchanged on vectors),
 constant shifts, two-source byte shuffles and ``ternary``.  They exist only compiled (``ternary`` also
 runs in plain Python on integers, so generated programs can be checked
@@ -88,6 +89,55 @@ def store(typingctx, arr, index, value):
         return context.get_dummy_value()
 
     return types.none(arr, index, value), codegen
+
+
+class VectorView(types.Type):
+    """Numba type of a uint64 array read a vector at a time (``vectors``)."""
+
+    def __init__(self) -> None:
+        super().__init__(name=f"u64x{LANES_PER_VECTOR}view")
+
+
+vector_view = VectorView()
+
+
+@register_default(VectorView)
+class _VectorViewModel(models.PrimitiveModel):
+    def __init__(self, dmm, fe_type) -> None:
+        super().__init__(dmm, fe_type, ir.IntType(64).as_pointer())
+
+
+@intrinsic
+def vectors(typingctx, arr):
+    """A C-contiguous uint64 array (any number of dimensions) read as vectors.
+
+    ``vectors(arr)[i]`` is ``load`` of its flat words ``i .. i +
+    LANES_PER_VECTOR - 1`` (no bounds check), so code written with plain
+    indexing and ``& | ^ ~`` (the round code's input functions) runs on
+    vectors.  The view is the array's data pointer: it lives only as long as
+    the array does, inside one kernel.
+    """
+    if not (isinstance(arr, types.Array) and arr.layout == "C" and arr.dtype == types.uint64):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return context.make_array(arr)(context, builder, args[0]).data
+
+    return vector_view(arr), codegen
+
+
+@type_callable(operator.getitem)
+def _type_view_getitem(context):
+    def typer(view, index):
+        return vector if view == vector_view and isinstance(index, types.Integer) else None
+
+    return typer
+
+
+@lower_builtin(operator.getitem, VectorView, types.Integer)
+def _lower_view_getitem(context, builder, signature, args):
+    pointer = builder.bitcast(builder.gep(args[0], [args[1]]), _VECTOR.as_pointer())
+    return builder.load(pointer, align=8)
 
 
 @intrinsic

@@ -16,15 +16,12 @@ r-th round key in application order.  Every 16 rounds the halves swap as at
 the end of DES, so 48 rounds with keys K1, reversed K2, K3 are 3DES-EDE, and
 reversed keys decrypt.  No branch or memory index depends on key or data.
 
-Under one key the rounds run as explicit vectors (``simd_rounds``, through
-``crypt_work``) on every target.  The lane loops here (``rounds_on``) serve
-the rounds with a key per lane: they are written once and specialised by the
-*input functions* they are given (``lane_keys`` a key per lane, ``crypt3``
-also the crypt(3) salt): each S-box input bit is ``xin(w, kp, e, a, k, m,
-lane)``, the E-expanded R bit at row offset ``e`` combined with key-plane
-offset ``k``, optionally swapped with its salt partner at row ``a`` under
-the salt plane at ``m``.  LLVM inlines the function, so each specialisation
-compiles to straight lane loops and arguments it ignores cost nothing.
+The rounds themselves are ``simd_rounds.rounds_on`` (explicit vectors on
+every target), re-exported here for the kernels with a key per lane
+(``lane_keys``, ``crypt3``, ``cbc_mac``), which specialise it by their input
+functions; under one key they run in ``crypt_work`` with
+``simd_rounds.fixed_key_bit``.  What stays lane loops for LLVM to vectorise
+here is the IP and FP renaming (``gather_ip``, ``scatter_fp``).
 """
 
 import numba
@@ -32,7 +29,7 @@ import numpy as np
 
 from ...jit import always_inline, inline
 from ..cpu.vector_width import prefer_wide_vectors
-from ..layout.prefetch import WORDS_PER_SLOT, next_pass, nothing_ahead, prefetch_slot, round_slots
+from ..layout.prefetch import next_pass, nothing_ahead
 from ..layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 from ..layout.transpose import (
     BLOCKS,
@@ -46,19 +43,13 @@ from ..layout.transpose import (
     swap_renamed,
     transpose64,
 )
-from ..layout.wiring import E_PARTNER_ROW as _E_PARTNER_ROW
-from ..layout.wiring import E_ROW as _E_ROW
 from ..layout.wiring import IP_PLANE as _IP_PLANE
-from ..layout.wiring import P_ROW as _P_ROW
-from ..layout.wiring import SALT_PLANE as _SALT_PLANE
-from ..sboxes.dispatch import circuits, sbox_function
-from . import simd_rounds
 
-_INLINED_SOURCES_SHA256 = "3d126b32def9d5cab223e0530f08ea33c97d7a298958de2d1b5b41e4cab70bbf"  # see tools/stamp_kernel_sources.py
+# rounds_on: the round code of every kernel, explicit vectors on every target
+# (``lane_keys``, ``crypt3`` and ``cbc_mac`` import it from here)
+from .simd_rounds import fixed_key_bit, rounds_on
 
-
-#: S-box ``box`` of six input words (``sboxes.dispatch``), from this target's circuit set.
-_sbox = sbox_function([getattr(circuits(), f"s{box + 1}") for box in range(8)])
+_INLINED_SOURCES_SHA256 = "0166808d704cb49417ff7d9723e301886047dbc1cb531d9760f5c201c54f2c81"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)
@@ -81,106 +72,6 @@ def key_planes(round_keys48: np.ndarray) -> np.ndarray:
     out = np.empty((rk.shape[0], 48), dtype=np.uint64)
     _spread_bits(rk, out)
     return out
-
-
-@inline
-def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int,
-         xin, ahead, first) -> None:
-    """S-box ``box`` of a round: L[P rows] ^= S(E(R) ^ key bits), its inputs from ``xin``.
-
-    ``w`` is the flat work array; ``t`` and ``s`` are the offsets of the
-    target (L) and source (R) halves.  Inlined by LLVM with ``t``, ``s`` and
-    ``box`` constant, every row index is a constant plus the lane, so LLVM
-    sees fixed distances between rows and vectorizes the lanes; the round's
-    key entries ``kr[j]`` are read before the loop so no load in it may alias
-    them.  ``kp`` is whatever ``xin`` reads per lane (key and salt planes).
-    The box also fetches its slot of the next
-    pass (``prefetch``), from word ``first`` of the round's slots.
-    """
-    always_inline()
-    prefer_wide_vectors()
-    j = 6 * box
-    k1, k2, k3, k4, k5, k6 = kr[j], kr[j + 1], kr[j + 2], kr[j + 3], kr[j + 4], kr[j + 5]
-    e1, e2, e3 = s + _E_ROW[j] * LANES, s + _E_ROW[j + 1] * LANES, s + _E_ROW[j + 2] * LANES
-    e4, e5, e6 = s + _E_ROW[j + 3] * LANES, s + _E_ROW[j + 4] * LANES, s + _E_ROW[j + 5] * LANES
-    a1, a2 = s + _E_PARTNER_ROW[j] * LANES, s + _E_PARTNER_ROW[j + 1] * LANES
-    a3, a4 = s + _E_PARTNER_ROW[j + 2] * LANES, s + _E_PARTNER_ROW[j + 3] * LANES
-    a5, a6 = s + _E_PARTNER_ROW[j + 4] * LANES, s + _E_PARTNER_ROW[j + 5] * LANES
-    m1, m2, m3 = _SALT_PLANE[j] * LANES, _SALT_PLANE[j + 1] * LANES, _SALT_PLANE[j + 2] * LANES
-    m4, m5, m6 = _SALT_PLANE[j + 3] * LANES, _SALT_PLANE[j + 4] * LANES, _SALT_PLANE[j + 5] * LANES
-    q = 4 * box
-    p1, p2 = t + _P_ROW[q] * LANES, t + _P_ROW[q + 1] * LANES
-    p3, p4 = t + _P_ROW[q + 2] * LANES, t + _P_ROW[q + 3] * LANES
-    prefetch_slot(ahead, first + WORDS_PER_SLOT * box)
-    for lane in range(LANES):
-        o = _sbox(box, (xin(w, kp, e1, a1, k1, m1, lane), xin(w, kp, e2, a2, k2, m2, lane),
-                        xin(w, kp, e3, a3, k3, m3, lane), xin(w, kp, e4, a4, k4, m4, lane),
-                        xin(w, kp, e5, a5, k5, m5, lane), xin(w, kp, e6, a6, k6, m6, lane)))
-        w[p1 + lane] ^= o[0]
-        w[p2 + lane] ^= o[1]
-        w[p3 + lane] ^= o[2]
-        w[p4 + lane] ^= o[3]
-
-
-@inline
-def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, xin_a,
-           xin_b, ahead, first) -> None:
-    """One Feistel round in place on the flat work array: L ^= P(S(E(R) ^ K)).
-
-    S-boxes 1, 2, 5, 6 (E bits 0-11 and 24-35, the ones crypt(3)'s 12-bit salt
-    swaps) take their inputs from ``xin_a``, S-boxes 3, 4, 7, 8 from ``xin_b``.
-    ``np.int64(box)``: a plain integer, not a literal, so Numba compiles one
-    ``_box`` per input function for all eight calls (LLVM folds the constants
-    after inlining).
-    """
-    always_inline()
-    prefer_wide_vectors()
-    _box(w, t, s, kr, kp, np.int64(0), xin_a, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(1), xin_a, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(2), xin_b, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(3), xin_b, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(4), xin_a, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(5), xin_a, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(6), xin_b, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(7), xin_b, ahead, first)
-
-
-_HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
-
-
-@inline
-def _swap_halves(w: np.ndarray) -> None:
-    """Exchange L and R in the work array (the swap between DES passes)."""
-    always_inline()
-    prefer_wide_vectors()
-    for i in range(_HALF):
-        a = w[i]
-        w[i] = w[_HALF + i]
-        w[_HALF + i] = a
-
-
-@inline
-def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b,
-              ahead: tuple) -> None:
-    """Run kplanes.shape[0] rounds (a multiple of 16) on the flat work array.
-
-    ``kplanes[r]`` is round r's key row as ``xin_a``/``xin_b`` read it (see
-    ``_box``).  Rounds go in pairs, L ^= f(R) then R ^= f(L), so the halves
-    are constant offsets (two specialised copies of the round, not one with
-    variable offsets).  After 16 rounds L16 sits in L and R16 in R; swapping
-    them gives the preoutput R16 || L16, which is also the next pass's
-    L0 || R0 (3DES; crypt(3)'s iterations).  Meanwhile the caller's next
-    pass, ``ahead`` (``prefetch``), is fetched into the caches.
-    """
-    always_inline()
-    prefer_wide_vectors()
-    for r in range(0, kplanes.shape[0], 2):
-        _round(w, np.int64(0), np.int64(_HALF), kplanes[r], kp, xin_a, xin_b, ahead,
-               round_slots(r))
-        _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1], kp, xin_a, xin_b, ahead,
-               round_slots(r + 1))
-        if r % 16 == 14:
-            _swap_halves(w)
 
 
 @inline
@@ -219,7 +110,7 @@ def crypt_work(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
     caches.
     """
     prefer_wide_vectors()
-    simd_rounds.rounds_on(w, kplanes, ahead)
+    rounds_on(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit, ahead)
 
 
 @numba.njit(nogil=True, cache=True)

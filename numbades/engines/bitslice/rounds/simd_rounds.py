@@ -1,26 +1,37 @@
-"""The one-key round code on explicit vectors: one instruction per LUT or gate.
+"""The bitsliced rounds on explicit vectors: one instruction per LUT or gate.
 
-The same rounds as ``lane_rounds.rounds_on`` under one key (the work array,
-the wiring and the key rows are the same), written on ``simd.Vector`` values,
-``LANES_PER_VECTOR`` lanes at a time, instead of as lane loops for LLVM to
-vectorise.  The S-boxes are ``sboxes.dispatch.vector_circuits()``, by
-``cpu.target``'s rule: with AVX-512, 512-bit vectors and the LUT programs
-``sbox_luts_gen.ternary_s1`` .. ``ternary_s8`` (one ``ternary`` call, so one
-``vpternlogq``, per LUT); elsewhere (AVX2), 256-bit vectors and the 2-input
-circuits of ``sbox_circuits_gen`` on ``Vector`` operators (one ``vpand``,
-``vpandn``, ``vpor`` or ``vpxor`` on a ymm register per gate).  The engine's
-other round users (a key per lane, crypt(3)) keep the lane loops of
-``lane_rounds``.
+The Feistel rounds of every bitslice kernel, on the flat work array of
+``lane_rounds`` (64 rows x LANES words, rows 0..31 = L, 32..63 = R, FIPS bit
+order), written on ``simd.Vector`` values, ``LANES_PER_VECTOR`` lanes at a
+time, instead of as lane loops for LLVM to vectorise.  The S-boxes are
+``sboxes.dispatch.vector_circuits()``, by ``cpu.target``'s rule: with
+AVX-512, 512-bit vectors and the LUT programs ``sbox_luts_gen.ternary_s1`` ..
+``ternary_s8`` (one ``ternary`` call, so one ``vpternlogq``, per LUT);
+elsewhere (AVX2), 256-bit vectors and the 2-input circuits of
+``sbox_circuits_gen`` on ``Vector`` operators (one ``vpand``, ``vpandn``,
+``vpor`` or ``vpxor`` on a ymm register per gate).
+
+The round code is written once and specialised by the *input functions* it
+is given (``fixed_key_bit`` here, for one key; ``lane_keys`` adds a key per
+lane and ``crypt3`` the crypt(3) salt): each S-box input is ``xin(w, kp, e,
+a, k, m, lane)``, a vector of lanes ``lane`` .. ``lane + LANES_PER_VECTOR -
+1``: the E-expanded R bit at row offset ``e`` combined with round-key entry
+``k`` (a mask for one key, a key-plane offset for a key per lane),
+optionally swapped with its salt partner at row ``a`` under the salt plane at
+``m``.  ``w`` and ``kp`` reach it as ``simd.vectors`` views, where ``w[i]``
+is the vector of words ``i`` ..: written with plain indexing and ``& | ^``,
+an input function reads as the scalar formula it computes.  LLVM inlines it,
+so arguments it ignores cost nothing.
 """
 
 import numpy as np
 
 from ...jit import always_inline, inline
-from ..cpu.simd import LANES_PER_VECTOR, load, splat, store, xor
+from ..cpu.simd import LANES_PER_VECTOR, load, splat, store, vectors, xor
 from ..cpu.vector_width import prefer_wide_vectors
 from ..layout.prefetch import WORDS_PER_SLOT, prefetch_slot, round_slots
 from ..layout.transpose import LANES
-from ..layout.wiring import E_ROW, P_ROW
+from ..layout.wiring import E_PARTNER_ROW, E_ROW, P_ROW, SALT_PLANE
 from ..sboxes.dispatch import sbox_function, vector_circuits
 
 _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
@@ -32,34 +43,52 @@ _sbox = sbox_function(vector_circuits())
 
 
 @inline
-def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int, ahead: tuple,
-         first: int) -> None:
+def fixed_key_bit(w, kp, e, a, k, m, lane):
+    """S-box input bits under one key: ``k`` is the key bit as a mask, the same in every lane.
+
+    The broadcast is loop-invariant: LLVM hoists it out of the box's loop.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    return w[e + lane] ^ splat(k)
+
+
+@inline
+def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int,
+         xin, ahead: tuple, first: int) -> None:
     """S-box ``box`` of a round: L[P rows] ^= S(E(R) ^ key bits), one vector of lanes per step.
 
     ``t`` and ``s`` are the offsets of the target (L) and source (R) halves;
     constant after inlining, like ``box``, so every row offset folds.  The
-    box also fetches its slot of the next pass (``prefetch``), from word
-    ``first`` of the round's slots.
+    round's key entries ``kr[j]`` are read before the loop; ``kp`` is
+    whatever ``xin`` reads per lane (key and salt planes).  The box also
+    fetches its slot of the next pass (``prefetch``), from word ``first`` of
+    the round's slots.
     """
     always_inline()
     prefer_wide_vectors()
     j = 6 * box
-    k1, k2, k3 = splat(kr[j]), splat(kr[j + 1]), splat(kr[j + 2])
-    k4, k5, k6 = splat(kr[j + 3]), splat(kr[j + 4]), splat(kr[j + 5])
+    k1, k2, k3, k4, k5, k6 = kr[j], kr[j + 1], kr[j + 2], kr[j + 3], kr[j + 4], kr[j + 5]
     e1, e2, e3 = s + E_ROW[j] * LANES, s + E_ROW[j + 1] * LANES, s + E_ROW[j + 2] * LANES
     e4, e5, e6 = s + E_ROW[j + 3] * LANES, s + E_ROW[j + 4] * LANES, s + E_ROW[j + 5] * LANES
+    a1, a2 = s + E_PARTNER_ROW[j] * LANES, s + E_PARTNER_ROW[j + 1] * LANES
+    a3, a4 = s + E_PARTNER_ROW[j + 2] * LANES, s + E_PARTNER_ROW[j + 3] * LANES
+    a5, a6 = s + E_PARTNER_ROW[j + 4] * LANES, s + E_PARTNER_ROW[j + 5] * LANES
+    m1, m2, m3 = SALT_PLANE[j] * LANES, SALT_PLANE[j + 1] * LANES, SALT_PLANE[j + 2] * LANES
+    m4, m5, m6 = SALT_PLANE[j + 3] * LANES, SALT_PLANE[j + 4] * LANES, SALT_PLANE[j + 5] * LANES
     q = 4 * box
     p1, p2 = t + P_ROW[q] * LANES, t + P_ROW[q + 1] * LANES
     p3, p4 = t + P_ROW[q + 2] * LANES, t + P_ROW[q + 3] * LANES
+    wv, kv = vectors(w), vectors(kp)
     # LANES, read from the array: a trip count LLVM cannot see keeps the loop
     # rolled (unrolled four times it spilled registers, ran no faster, and
     # was four times the code to compile).
     lanes = w.shape[0] // 64
     prefetch_slot(ahead, first + WORDS_PER_SLOT * box)
     for lane in range(0, lanes, LANES_PER_VECTOR):
-        o = _sbox(box, (xor(load(w, e1 + lane), k1), xor(load(w, e2 + lane), k2),
-                        xor(load(w, e3 + lane), k3), xor(load(w, e4 + lane), k4),
-                        xor(load(w, e5 + lane), k5), xor(load(w, e6 + lane), k6)))
+        o = _sbox(box, (xin(wv, kv, e1, a1, k1, m1, lane), xin(wv, kv, e2, a2, k2, m2, lane),
+                        xin(wv, kv, e3, a3, k3, m3, lane), xin(wv, kv, e4, a4, k4, m4, lane),
+                        xin(wv, kv, e5, a5, k5, m5, lane), xin(wv, kv, e6, a6, k6, m6, lane)))
         store(w, p1 + lane, xor(load(w, p1 + lane), o[0]))
         store(w, p2 + lane, xor(load(w, p2 + lane), o[1]))
         store(w, p3 + lane, xor(load(w, p3 + lane), o[2]))
@@ -67,18 +96,26 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, box: int, ahead: tuple,
 
 
 @inline
-def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray, ahead: tuple, first: int) -> None:
-    """One Feistel round in place: L ^= P(S(E(R) ^ K)) (``np.int64``: one ``_box`` for all)."""
+def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, xin_a, xin_b,
+           ahead: tuple, first: int) -> None:
+    """One Feistel round in place on the flat work array: L ^= P(S(E(R) ^ K)).
+
+    S-boxes 1, 2, 5, 6 (E bits 0-11 and 24-35, the ones crypt(3)'s 12-bit salt
+    swaps) take their inputs from ``xin_a``, S-boxes 3, 4, 7, 8 from ``xin_b``.
+    ``np.int64(box)``: a plain integer, not a literal, so Numba compiles one
+    ``_box`` per input function for all eight calls (LLVM folds the constants
+    after inlining).
+    """
     always_inline()
     prefer_wide_vectors()
-    _box(w, t, s, kr, np.int64(0), ahead, first)
-    _box(w, t, s, kr, np.int64(1), ahead, first)
-    _box(w, t, s, kr, np.int64(2), ahead, first)
-    _box(w, t, s, kr, np.int64(3), ahead, first)
-    _box(w, t, s, kr, np.int64(4), ahead, first)
-    _box(w, t, s, kr, np.int64(5), ahead, first)
-    _box(w, t, s, kr, np.int64(6), ahead, first)
-    _box(w, t, s, kr, np.int64(7), ahead, first)
+    _box(w, t, s, kr, kp, np.int64(0), xin_a, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(1), xin_a, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(2), xin_b, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(3), xin_b, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(4), xin_a, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(5), xin_a, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(6), xin_b, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(7), xin_b, ahead, first)
 
 
 @inline
@@ -93,18 +130,25 @@ def _swap_halves(w: np.ndarray) -> None:
 
 
 @inline
-def rounds_on(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
+def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b,
+              ahead: tuple) -> None:
     """Run kplanes.shape[0] rounds (a multiple of 16) on the flat work array.
 
-    As ``lane_rounds.rounds_on`` under one key: rounds in pairs with constant
-    half offsets, the halves swapped after every 16; meanwhile the caller's
+    ``kplanes[r]`` is round r's key row as ``xin_a``/``xin_b`` read it (see
+    ``_box``); ``kp`` a C-contiguous uint64 array of key (and salt) planes,
+    which they read as vectors.  Rounds go in pairs, L ^= f(R) then R ^= f(L),
+    so the halves are constant offsets (two specialised copies of the round,
+    not one with variable offsets).  After 16 rounds L16 sits in L and R16 in
+    R; swapping them gives the preoutput R16 || L16, which is also the next
+    pass's L0 || R0 (3DES; crypt(3)'s iterations).  Meanwhile the caller's
     next pass, ``ahead`` (``prefetch``), is fetched into the caches.
     """
     always_inline()
     prefer_wide_vectors()
     for r in range(0, kplanes.shape[0], 2):
-        _round(w, np.int64(0), np.int64(_HALF), kplanes[r], ahead, round_slots(r))
-        _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1], ahead,
+        _round(w, np.int64(0), np.int64(_HALF), kplanes[r], kp, xin_a, xin_b, ahead,
+               round_slots(r))
+        _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1], kp, xin_a, xin_b, ahead,
                round_slots(r + 1))
         if r % 16 == 14:
             _swap_halves(w)
