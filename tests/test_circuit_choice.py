@@ -3,8 +3,9 @@
 The rule (``cpu.target``) picks the 3-input-LUT programs where the compile
 target has AVX-512 and the 2-input circuits elsewhere, so a host only ever
 runs one set, on explicit vectors (``simd_rounds``) on both targets.  The
-subprocess test builds the kernels afresh with the *other* set patched in and checks them against pycryptodome, so both sets are tested
-in the kernels on every host.
+subprocess test builds the kernels afresh with the *other* set patched in and
+checks them against pycryptodome, so both sets are tested in the kernels on
+every host.
 """
 
 import os

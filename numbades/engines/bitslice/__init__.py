@@ -7,10 +7,10 @@ from sits in four groups below, each importing only the groups after it:
   cores), and the users of the round code: ``mode_kernels`` (CTR, CBC/CFB
   decryption, many messages), ``lane_keys`` (a key per lane), ``crypt3``
   (salted crypt(3) rounds);
-* ``rounds/``: the round code (``lane_rounds``: lane loops for a key per
-  lane, ``crypt_into`` and the ECB kernels; ``simd_rounds``: the one-key
-  rounds on explicit vectors, one ``vpternlogq`` per LUT with AVX-512, one
-  2-input instruction per gate with AVX2);
+* ``rounds/``: the round code (``lane_rounds``: ``crypt_into`` and the ECB
+  kernels; ``simd_rounds``: the rounds on explicit vectors, one
+  ``vpternlogq`` per LUT with AVX-512, one 2-input instruction per gate with
+  AVX2);
 * ``sboxes/``: the generated S-box circuits and their dispatch;
 * ``layout/``: words <-> bit planes (``transpose``, ``simd_passes``), the
   wiring of IP, E and P, prefetching the next pass;

@@ -35,7 +35,7 @@ from .layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_wo
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .rounds.lane_rounds import crypt_work, rounds_on
 
-_INLINED_SOURCES_SHA256 = "93f2bf80d5a5e703062d254f8606add5b3a8840105558dcf89ca80e078cd0018"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "3ed1f5bc13f0d162457d51e755538b122f877cd246074ac852dc4c0d227f34a4"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.

@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "0b25b3e20480e7ac9248af73b07e1268bfc0e6362dd71cc7f909f1654e8ece77"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "7e799db2bb8e76f14f76e45698fca0a11d33fe3599286bb8925957a722392504"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

@@ -1,6 +1,6 @@
 """Explicit vectors for the bitslice kernels: one ``vpternlogq`` per LUT, fused transposes.
 
-LLVM vectorises the plain lane loops of ``lane_rounds`` on its own, but it
+LLVM vectorises plain lane loops on its own (the round code once was), but it
 rebuilds the 3-input-LUT programs from ``& | ^ ~`` expressions: after its
 own reassociation and ternary-logic matching, a two-round body of 430 LUTs
 compiled to 484 ``vpternlogq`` plus 302 other logic instructions.  Here a

@@ -13,15 +13,14 @@ Everything that differs between builds follows from it:
   instruction (AVX-512's ``vpternlogq``); ``sboxes.sbox_circuits_gen``,
   2-input gates (AND, OR, XOR, ANDNOT, NOT), for CPUs whose vector units
   evaluate one 2-input function per instruction (AVX2, SSE2, NEON);
-* the form of the set the one-key round code runs on explicit vectors
-  (``rounds.simd_rounds``, behind ``rounds.lane_rounds.crypt_work`` on
-  every target; ``sboxes.dispatch.vector_circuits``): with AVX-512, each LUT
-  one ``ternary`` call, so one ``vpternlogq`` by construction (LLVM's own
-  matching of the expressions gave 484 ``vpternlogq`` and 302 other logic
-  instructions for the 430 LUTs of a two-round body); without, each gate
-  one ``simd.Vector`` operator, so one ``vpand``/``vpandn``/``vpor``/``vpxor``
-  on a ymm register (the rounds with a key per lane stay lane loops of
-  ``lane_rounds`` over the same set);
+* the form of the set the round code runs on explicit vectors
+  (``rounds.simd_rounds``, on every target and for every kernel: one key,
+  a key per lane, crypt(3); ``sboxes.dispatch.vector_circuits``): with
+  AVX-512, each LUT one ``ternary`` call, so one ``vpternlogq`` by
+  construction (LLVM's own matching of the expressions gave 484
+  ``vpternlogq`` and 302 other logic instructions for the 430 LUTs of a
+  two-round body); without, each gate one ``simd.Vector`` operator, so one
+  ``vpand``/``vpandn``/``vpor``/``vpxor`` on a ymm register;
 * the width of the explicit vectors of ``simd`` (``VECTOR_BITS``): 512 bits
   with AVX-512, 256 elsewhere; the engine reports it to the ``auto`` policy
   (``BitsliceEngine.vector_bits``).

@@ -2,8 +2,8 @@
 
 IP, FP, E and P cost no work in the bitslice engine: they decide which row
 of the work array (``lane_rounds``) an S-box input is read from and its output
-is XORed into.  Both round implementations (``lane_rounds``, the lane loops
-LLVM vectorises; ``simd_rounds``, explicit vectors) read these.
+is XORed into.  The round code (``simd_rounds``) and the IP/FP renamings
+(``lane_rounds``) read these.
 """
 
 from ....des import fips

@@ -49,7 +49,7 @@ from ..layout.wiring import IP_PLANE as _IP_PLANE
 # (``lane_keys``, ``crypt3`` and ``cbc_mac`` import it from here)
 from .simd_rounds import fixed_key_bit, rounds_on
 
-_INLINED_SOURCES_SHA256 = "0166808d704cb49417ff7d9723e301886047dbc1cb531d9760f5c201c54f2c81"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "52e37513a43ece4e28af9ab927e72a8e620134c3a24e6caa5883036a71d37111"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)

@@ -1,9 +1,8 @@
 """Which generated S-boxes run, and one inlined ``sbox(box, x)`` over them, for the round code.
 
 ``circuits`` applies ``cpu.target``'s rule to pick the set, ``vector_circuits``
-the form of it the explicit vectors run.  Both round implementations
-(``lane_rounds``: lane loops on uint64 words; ``simd_rounds``: explicit
-vectors, 512-bit with AVX-512, 256-bit elsewhere) call their S-boxes through a
+the form of it the explicit vectors of ``simd_rounds`` run (512-bit with
+AVX-512, 256-bit elsewhere).  The round code calls its S-boxes through a
 function made here: ``box`` is a constant after LLVM inlines the round, so
 one branch survives constant folding, and one ``_box`` compiles for all
 eight S-boxes.
