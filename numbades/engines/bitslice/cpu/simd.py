@@ -37,20 +37,37 @@ LANES_PER_VECTOR = VECTOR_BITS // 64
 _VECTOR = ir.VectorType(ir.IntType(64), LANES_PER_VECTOR)
 
 
-class Vector(types.Type):
-    """Numba type of ``LANES_PER_VECTOR`` uint64 lanes held as one vector value."""
+class _Value(types.Type):
+    """A Numba type held as one LLVM value of the class's ``llvm_type``."""
+
+    llvm_type: ir.Type
+    suffix: str
 
     def __init__(self) -> None:
-        super().__init__(name=f"u64x{LANES_PER_VECTOR}")
+        super().__init__(name=f"u64x{LANES_PER_VECTOR}{self.suffix}")
+
+
+class Vector(_Value):
+    """Numba type of ``LANES_PER_VECTOR`` uint64 lanes held as one vector value."""
+
+    llvm_type, suffix = _VECTOR, ""
+
+
+class VectorView(_Value):
+    """Numba type of a uint64 array read a vector at a time (``vectors``): its data pointer."""
+
+    llvm_type, suffix = ir.IntType(64).as_pointer(), "view"
 
 
 vector = Vector()
+vector_view = VectorView()
 
 
 @register_default(Vector)
-class _VectorModel(models.PrimitiveModel):
+@register_default(VectorView)
+class _ValueModel(models.PrimitiveModel):
     def __init__(self, dmm, fe_type) -> None:
-        super().__init__(dmm, fe_type, _VECTOR)
+        super().__init__(dmm, fe_type, fe_type.llvm_type)
 
 
 def _words_array(arr: types.Type) -> bool:
@@ -89,22 +106,6 @@ def store(typingctx, arr, index, value):
         return context.get_dummy_value()
 
     return types.none(arr, index, value), codegen
-
-
-class VectorView(types.Type):
-    """Numba type of a uint64 array read a vector at a time (``vectors``)."""
-
-    def __init__(self) -> None:
-        super().__init__(name=f"u64x{LANES_PER_VECTOR}view")
-
-
-vector_view = VectorView()
-
-
-@register_default(VectorView)
-class _VectorViewModel(models.PrimitiveModel):
-    def __init__(self, dmm, fe_type) -> None:
-        super().__init__(dmm, fe_type, ir.IntType(64).as_pointer())
 
 
 @intrinsic
