@@ -35,7 +35,7 @@ from .layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_wo
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .rounds.lane_rounds import crypt_work, rounds_on
 
-_INLINED_SOURCES_SHA256 = "eb2c6e0aed9758f27d5ec4831a2bba73a8e4a730e3ddc66de2229e2d05099915"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "8ed22281ffd6239780639cf096223f2b2bbf351fe8a85aa4af8860aa0a092af5"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.

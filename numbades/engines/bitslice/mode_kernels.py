@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "1c6c7f46ebd9aa7bda2fe206e7182f0668cfaec49396d06ba728e454a00b42a8"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "e86e3a2bb774f7fe1766e3474b9644ab77f21b753b4335adb891cc9dc480f9c6"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

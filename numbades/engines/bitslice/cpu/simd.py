@@ -10,14 +10,14 @@ immediate, so the instruction count is the circuit's LUT count.
 
 ``Vector`` is ``LANES_PER_VECTOR`` uint64 lanes as one LLVM vector value,
 ``target.VECTOR_BITS`` wide: eight (a zmm register) where the target has
-AVX-512, four (a ymm register on AVX2) elsewhere, where the one-key rounds
-run the 2-input circuits on it, one instruction per gate.  The functions
-below are all the kernels need of it: ``load`` and ``store`` of consecutive
-words of a 1-D uint64 array, ``vectors`` (an array indexed a vector at a
-time), ``splat`` of a word, ``and_``, ``xor``, Python's
-``& | ^ ~`` operators (so the generated circuits run unchanged on vectors),
-constant shifts, two-source byte shuffles and ``ternary``.  They exist only compiled (``ternary`` also
-runs in plain Python on integers, so generated programs can be checked
+AVX-512, four (a ymm register on AVX2) elsewhere, where the round code runs
+the 2-input circuits on it, one instruction per gate.  The functions below
+are all the kernels need of it: ``load`` and ``store`` of consecutive words
+of a 1-D uint64 array, ``vectors`` (an array indexed a vector at a time),
+``splat`` of a word, ``and_``, ``xor``, Python's ``& | ^ ~`` operators (so
+the generated circuits run unchanged on vectors), constant shifts,
+two-source byte shuffles and ``ternary``.  They exist only compiled
+(``ternary`` also runs in plain Python on integers, so generated programs can be checked
 without a CPU that has the instruction).  Without AVX-512, ``ternary``
 lowers to 2-input operations, which LLVM simplifies.
 """

@@ -49,7 +49,7 @@ from ..layout.wiring import IP_PLANE as _IP_PLANE
 # (``lane_keys``, ``crypt3`` and ``cbc_mac`` import it from here)
 from .simd_rounds import fixed_key_bit, rounds_on
 
-_INLINED_SOURCES_SHA256 = "cb9c68151480e589c5aade7bfea26dbab08806500d10ff14902bff98ddbfe787"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "e12187e5c18e90d7bc1ed645187ccca916f16db2a0e22d7fe05b77a87606f0b4"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)
