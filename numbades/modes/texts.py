@@ -19,27 +19,32 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 import numpy as np
-from numpy.lib.stride_tricks import sliding_window_view
 
-#: ``_PREFIX_MASKS[k]``: a word whose first k bytes (in memory order) are 0xFF, k = 0..8.
-_PREFIX_MASKS = np.tril(np.full((9, 8), 0xFF, dtype=np.uint8), -1).copy().view(np.uint64).reshape(9)
+#: ``_TOP_BYTES[k]``: the k most significant bytes of a 64-bit word set, k = 0..8.
+_TOP_BYTES = np.array([((1 << 64) - 1) ^ ((1 << (64 - 8 * k)) - 1) for k in range(9)],
+                      dtype=np.uint64)
+#: Zero bytes after the last string: a window of 8 bytes from any start reads zeros past it.
+_SPARE = 8
 
 
 class Packed(NamedTuple):
     """The UTF-8 bytes of n strings, each followed by a NUL, and where each starts."""
 
-    raw: bytes  # the strings' bytes joined with NULs (n - 1 of them)
-    data: np.ndarray  # raw, then a NUL and 8 spare zero bytes (windows past the end read zeros)
+    raw: bytes  # the strings' bytes joined with NULs, then a NUL and 8 spare zero bytes
+    data: np.ndarray  # raw as a (read-only) uint8 array
     starts: np.ndarray  # (n,) int64: offset of string i in data
     lengths: np.ndarray  # (n,) int64: its length in bytes
 
     def window(self, start: int = 0) -> np.ndarray:
-        """(n, 8) uint8: bytes ``start .. start + 7`` of each string, zero past its end."""
-        at = np.minimum(self.starts + start, self.data.shape[0] - 8)  # past the end: masked
-        rows = sliding_window_view(self.data, 8)[at]
-        take = np.clip(self.lengths - start, 0, 8)
-        rows.view(np.uint64).reshape(-1)[:] &= _PREFIX_MASKS[take]
-        return rows
+        """(n, 8) uint8: bytes ``start .. start + 7`` of each string, zero past its end.
+
+        One gather of 64-bit words: ``data`` seen as the big-endian word at
+        every byte offset (a stride of one byte), masked to each string's end.
+        """
+        words = np.ndarray((self.data.shape[0] - 7,), dtype=">u8", buffer=self.data, strides=(1,))
+        at = np.minimum(self.starts + start, words.shape[0] - 1)  # past the end: masked
+        values = words[at].astype(np.uint64) & _TOP_BYTES[np.clip(self.lengths - start, 0, 8)]
+        return values.astype(">u8").view(np.uint8).reshape(-1, 8)
 
     def ascii(self) -> bool:
         """Whether every byte is ASCII (every string only code points below 128)."""
@@ -47,7 +52,7 @@ class Packed(NamedTuple):
 
     def bytes_list(self) -> list[bytes]:
         """Each string's UTF-8 bytes, as a list."""
-        return self.raw.split(b"\0")
+        return self.raw[:-1 - _SPARE].split(b"\0")
 
     def padded(self) -> np.ndarray:
         """(n,) NumPy ``S`` array of the strings' bytes, NUL-padded to the longest."""
@@ -71,18 +76,19 @@ def pack(strings: Sequence[object]) -> Packed | None:
     if n == 0:
         return None
     try:
-        raw = "\0".join(strings).encode("utf-8")  # type: ignore[arg-type]
+        text = "\0".join(strings)  # type: ignore[arg-type]
+        data = (text + "\0" * (1 + _SPARE)).encode("utf-8")
     except (TypeError, UnicodeEncodeError):
         return None
-    data = np.zeros(len(raw) + 9, dtype=np.uint8)
-    data[:len(raw)] = np.frombuffer(raw, dtype=np.uint8)
-    ends = np.flatnonzero(data[:len(raw) + 1] == 0)
+    size = len(data) - 1 - _SPARE
+    buffer = np.frombuffer(data, dtype=np.uint8)
+    ends = np.flatnonzero(buffer[:size + 1] == 0)
     if ends.shape[0] != n:  # a NUL inside a string
         return None
     starts = np.empty(n, dtype=np.int64)
     starts[0] = 0
     starts[1:] = ends[:-1] + 1
-    return Packed(raw, data, starts, ends - starts)
+    return Packed(data, buffer, starts, ends - starts)
 
 
 def strings(chars: np.ndarray) -> list[str]:
@@ -100,4 +106,4 @@ def strings(chars: np.ndarray) -> list[str]:
     flat = lines.reshape(-1)[:-1]
     if not chars.all():
         flat = flat[flat != 0]
-    return flat.tobytes().decode("ascii").split("\n")
+    return str(memoryview(flat), "ascii").split("\n")
