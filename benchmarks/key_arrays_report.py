@@ -140,7 +140,7 @@ def _glibc_crypt():
         from passlib.hash import des_crypt
 
         des_crypt.set_backend("os_crypt")
-    except Exception:  # passlib missing, or no os_crypt backend here
+    except (ImportError, ValueError, RuntimeError):  # no passlib, or no os_crypt backend
         return None
     return lambda w, s: des_crypt.using(salt=s).hash(w)
 
@@ -207,6 +207,14 @@ def crypt_section(n: int, repeats: int, skip_john: bool) -> None:
           "them (the most grouping by salt could save, with >= 2048 hashes per salt)")
 
 
+def _target() -> str:
+    """What the kernels are built for (``NUMBA_CPU_NAME``: an AVX2 build on an AVX-512 host)."""
+    from numbades.engines.bitslice.cpu import target
+
+    name = os.environ.get("NUMBA_CPU_NAME", "host")
+    return f"{name}, {'AVX-512' if target.AVX512 else 'no AVX-512'}"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--keys", default="1M", help="keys for the ECB section (default 1M)")
@@ -219,7 +227,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     print(f"{machine.os_name()} - {machine.cpu_model()} - {machine.toolchain()}")
     print(f"Python {sys.version.split()[0]}, numbades {numbades.__version__}, "
-          f"AVX-512: {machine.has_avx512()}, load average {os.getloadavg()[0]:.2f}")
+          f"AVX-512: {machine.has_avx512()} (compile target: {_target()}), "
+          f"load average {os.getloadavg()[0]:.2f}")
     if not args.skip_ecb:
         ecb_section(_size(args.keys), args.repeats)
     if not args.skip_crossover:

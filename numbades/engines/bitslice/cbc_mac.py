@@ -35,7 +35,7 @@ from .layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_wo
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .rounds.lane_rounds import crypt_work, rounds_on
 
-_INLINED_SOURCES_SHA256 = "1714fb719130a323f3be18ff609cede2c7ecdcd3855ec1956c1de0b9d23a1520"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "dd3ac81d02c80dd8fdb586b5bcff4868b389b5fbaaab8a78050d03ab7e92861d"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.
