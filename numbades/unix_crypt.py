@@ -84,10 +84,32 @@ def _rows(salts: Any, n: int) -> Rows:
     salts = _sequence(salts, "salts")
     if len(salts) != n:
         raise ValueError(f"{n} passwords but {len(salts)} salts")
+    two = _two_character_salts(salts)
+    if two is not None:  # the common case: salts of 2 characters, then NumPy
+        return _rows(two, n)
     packed = pack(salts)
     if packed is not None and packed.ascii():  # str, no NUL: the array path, in bulk
         return _rows(packed.padded(), n)
     return rows_of(*_distinct_settings(salts))
+
+
+def _two_character_salts(salts: Sequence[Any]) -> np.ndarray | None:
+    """An ``S2`` array of the salts if every one is a str of 2 ASCII characters, else None.
+
+    One join: with a NUL after each, 2-character salts put a NUL at every
+    third byte and nowhere else.
+    """
+    try:
+        data = "\0".join(salts).encode("ascii")  # type: ignore[arg-type]
+    except (TypeError, UnicodeEncodeError):
+        return None
+    n = len(salts)
+    if len(data) != 3 * n - 1:
+        return None
+    rows = np.frombuffer(data + b"\0", dtype=np.uint8).reshape(n, 3)
+    if rows[:, 2].any() or not rows[:, :2].all():
+        return None
+    return np.ascontiguousarray(rows[:, :2]).view("S2").reshape(n)
 
 
 def _distinct_settings(salts: Sequence[Any]) -> tuple[list[fmt.Setting], np.ndarray]:
@@ -195,12 +217,10 @@ def crypt_many(passwords: Sequence[Password] | np.ndarray,
     chars = hash_many(first8, whole() if rows.extended.any() else None, rows)
     extended = rows.extended.any() or (isinstance(salts, str) and salts.startswith("_"))
     width = 9 + fmt.HASH_CHARS if extended else 2 + fmt.HASH_CHARS
+    if not isinstance(passwords, np.ndarray):
+        return strings(chars[:, :width])
     hashes = np.ascontiguousarray(chars[:, :width]).view(f"S{width}").reshape(-1)
-    if isinstance(passwords, np.ndarray) and passwords.dtype.kind == "S":
-        return hashes
-    if isinstance(passwords, np.ndarray) and passwords.dtype.kind == "U":
-        return hashes.astype(f"U{width}")
-    return strings(chars[:, :width])
+    return hashes if passwords.dtype.kind == "S" else hashes.astype(f"U{width}")
 
 
 def _setting_list(salts: str | Sequence[str], n: int) -> list[fmt.Setting]:

@@ -121,6 +121,10 @@ def test_bad_rows_are_named_before_any_work():
         bad_salts[row] = bad
         with pytest.raises(err, match=text):
             numbades.crypt_many(good, bad_salts)
+    bad_salts = list(salts)
+    bad_salts[20:22] = ["a", "bcd"]  # as long in all as two 2-character salts
+    with pytest.raises(ValueError, match="salt 20: a traditional"):
+        numbades.crypt_many(good, bad_salts)
 
 
 def test_pack_and_unpack():
