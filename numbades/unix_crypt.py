@@ -17,13 +17,14 @@ numbades documentation (docs/api.md in the source tree, "crypt(3)").
 from __future__ import annotations
 
 import hmac
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import numpy as np
 
 from .des import crypt3 as fmt
 from .modes.crypt3 import Rows, first_bytes, hash_many, hash_one, rows_of
+from .modes.texts import pack, strings
 
 Password = str | bytes | bytearray | memoryview
 
@@ -74,8 +75,8 @@ def _rows(salts: Any, n: int) -> Rows:
         values = fmt.traditional_salts(two)
         if values is None or _refused_after_salt(chars[:, 2:]):
             # BSDi settings or a bad setting: one by one (which names it)
-            texts = [v.decode("latin-1") if isinstance(v, bytes) else v for v in salts.tolist()]
-            return _rows(texts, n)
+            return rows_of(*_distinct_settings(
+                [v.decode("latin-1") if isinstance(v, bytes) else v for v in salts.tolist()]))
         prefixes = np.zeros((n, 9), dtype=np.uint8)
         prefixes[:, :2] = two
         return Rows(np.zeros(n, dtype=bool), np.full(n, fmt.TRADITIONAL_COUNT), values,
@@ -83,7 +84,32 @@ def _rows(salts: Any, n: int) -> Rows:
     salts = _sequence(salts, "salts")
     if len(salts) != n:
         raise ValueError(f"{n} passwords but {len(salts)} salts")
+    two = _two_character_salts(salts)
+    if two is not None:  # the common case: salts of 2 characters, then NumPy
+        return _rows(two, n)
+    packed = pack(salts)
+    if packed is not None and packed.ascii():  # str, no NUL: the array path, in bulk
+        return _rows(packed.padded(), n)
     return rows_of(*_distinct_settings(salts))
+
+
+def _two_character_salts(salts: Sequence[Any]) -> np.ndarray | None:
+    """An ``S2`` array of the salts if every one is a str of 2 ASCII characters, else None.
+
+    One join: with a NUL after each, 2-character salts put a NUL at every
+    third byte and nowhere else.
+    """
+    try:
+        data = "\0".join(salts).encode("ascii")  # type: ignore[arg-type]
+    except (TypeError, UnicodeEncodeError):
+        return None
+    n = len(salts)
+    if len(data) != 3 * n - 1:
+        return None
+    rows = np.frombuffer(data + b"\0", dtype=np.uint8).reshape(n, 3)
+    if rows[:, 2].any() or not rows[:, :2].all():
+        return None
+    return np.ascontiguousarray(rows[:, :2]).view("S2").reshape(n)
 
 
 def _distinct_settings(salts: Sequence[Any]) -> tuple[list[fmt.Setting], np.ndarray]:
@@ -120,24 +146,31 @@ def _refused_after_salt(codes: np.ndarray) -> bool:
     return bool(refused.any() or (codes > 255).any() or (nul[:, :-1] & ~nul[:, 1:]).any())
 
 
-def _passwords(passwords: Any) -> tuple[np.ndarray, list[bytes] | None, Any]:
-    """(rows, 8) first bytes, and the whole passwords as bytes (None for a bytes array: lazily)."""
+def _passwords(passwords: Any) -> tuple[np.ndarray, Callable[[], list[bytes]]]:
+    """(rows, 8) first bytes, and how to get the whole passwords as bytes (for BSDi), lazily.
+
+    A list of str (or a ``U`` array) is encoded in bulk (``modes.texts.pack``);
+    anything else in it goes one by one, which names a bad row.
+    """
     if isinstance(passwords, np.ndarray):
         if passwords.ndim != 1:
             raise ValueError(f"passwords must be 1-D, got {passwords.ndim}-D")
         if passwords.dtype.kind == "S":  # fixed width, NUL-padded: a password ends at a NUL
             if passwords.shape[0] == 0:
-                return np.zeros((0, 8), dtype=np.uint8), None, passwords
+                return np.zeros((0, 8), dtype=np.uint8), list
             width = passwords.dtype.itemsize
             raw = np.zeros((passwords.shape[0], max(width, 8)), dtype=np.uint8)
             raw[:, :width] = np.ascontiguousarray(passwords).view(np.uint8).reshape(-1, width)
             nul = raw == 0
             if (nul[:, :-1] & ~nul[:, 1:]).any():  # a byte after a NUL: cut there
                 raw[np.logical_or.accumulate(nul, axis=1)] = 0
-            return raw[:, :8], None, passwords
+            return raw[:, :8], lambda: [p.split(b"\0")[0] for p in passwords.tolist()]
         passwords = passwords.tolist()
+    packed = pack(_sequence(passwords, "passwords"))
+    if packed is not None:
+        return packed.window(), packed.bytes_list
     data = _password_list(passwords)
-    return first_bytes(data), data, None
+    return first_bytes(data), lambda: data
 
 
 def _password_list(passwords: Any) -> list[bytes]:
@@ -156,11 +189,6 @@ def _password_list(passwords: Any) -> list[bytes]:
         bad = next(i for i, p in enumerate(data) if b"\0" in p)
         raise ValueError(f"password {bad} contains a NUL byte, which crypt(3) cannot take")
     return data
-
-
-def _whole(data: list[bytes] | None, array: Any) -> list[bytes]:
-    """The whole passwords as bytes (for BSDi); a bytes array's are cut at their first NUL."""
-    return data if data is not None else [p.split(b"\0")[0] for p in array.tolist()]
 
 
 def crypt_many(passwords: Sequence[Password] | np.ndarray,
@@ -184,22 +212,15 @@ def crypt_many(passwords: Sequence[Password] | np.ndarray,
         data = _password_list(passwords)  # a few: one by one on the short path
         return [hash_one(d, s) for d, s in zip(data, _setting_list(salts, len(data)),
                                               strict=True)]
-    first8, data, array = _passwords(passwords)
+    first8, whole = _passwords(passwords)
     rows = _rows(salts, first8.shape[0])
-    if data is None and rows.extended.any():
-        data = _whole(data, array)
-    chars = hash_many(first8, data, rows)
+    chars = hash_many(first8, whole() if rows.extended.any() else None, rows)
     extended = rows.extended.any() or (isinstance(salts, str) and salts.startswith("_"))
     width = 9 + fmt.HASH_CHARS if extended else 2 + fmt.HASH_CHARS
+    if not isinstance(passwords, np.ndarray):
+        return strings(chars[:, :width])
     hashes = np.ascontiguousarray(chars[:, :width]).view(f"S{width}").reshape(-1)
-    if isinstance(passwords, np.ndarray) and passwords.dtype.kind == "S":
-        return hashes
-    if isinstance(passwords, np.ndarray) and passwords.dtype.kind == "U":
-        return hashes.astype(f"U{width}")
-    text = hashes.tobytes().decode("ascii")
-    if width == 2 + fmt.HASH_CHARS or not (rows.widths == 2).any():
-        return [text[i:i + width] for i in range(0, len(text), width)]
-    return [text[i:i + width].rstrip("\0") for i in range(0, len(text), width)]
+    return hashes if passwords.dtype.kind == "S" else hashes.astype(f"U{width}")
 
 
 def _setting_list(salts: str | Sequence[str], n: int) -> list[fmt.Setting]:
@@ -271,10 +292,9 @@ def crypt_verify_many(passwords: Password | Sequence[Password] | np.ndarray,
     if isinstance(passwords, (str, bytes, bytearray, memoryview)):
         one = fmt.password_bytes(passwords)
         first8 = np.repeat(first_bytes([one]), n, axis=0)
-        data: list[bytes] | None = [one] * n
-        array = None
+        whole: Callable[[], list[bytes]] = lambda: [one] * n
     else:
-        first8, data, array = _passwords(passwords)
+        first8, whole = _passwords(passwords)
         if first8.shape[0] != n:
             raise ValueError(f"{first8.shape[0]} passwords but {n} hashes")
     settings = [fmt.hash_setting(h) for h in texts]
@@ -283,17 +303,17 @@ def crypt_verify_many(passwords: Password | Sequence[Password] | np.ndarray,
     if at.size == 0:
         return result
     if at.size <= FEW_HASHES:  # a few: one by one on the short path
-        every = _whole(data, array)
+        every = whole()
         for i in at.tolist():
             computed = hash_one(every[i], settings[i])
             result[i] = hmac.compare_digest(computed.encode("ascii"), texts[i].encode("ascii"))
         return result
     rows = rows_of([settings[i] for i in at.tolist()], np.arange(at.size))
-    whole = None
+    picked = None
     if rows.extended.any():
-        every = _whole(data, array)
-        whole = [every[i] for i in at.tolist()]
-    chars = hash_many(first8[at], whole, rows)
+        every = whole()
+        picked = [every[i] for i in at.tolist()]
+    chars = hash_many(first8[at], picked, rows)
     for j, i in enumerate(at.tolist()):
         given = texts[i].encode("ascii")
         result[i] = hmac.compare_digest(chars[j, :len(given)].tobytes(), given)

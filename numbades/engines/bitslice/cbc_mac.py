@@ -35,7 +35,7 @@ from .layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_wo
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .rounds.lane_rounds import crypt_work, rounds_on
 
-_INLINED_SOURCES_SHA256 = "8ed22281ffd6239780639cf096223f2b2bbf351fe8a85aa4af8860aa0a092af5"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "fbc715604930e06811c8454686adf0d5b08ed4bf2aedc4fe6a4f6d8574c2e54b"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.

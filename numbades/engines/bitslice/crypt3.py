@@ -45,7 +45,7 @@ from .layout.transpose import (
 from .layout.wiring import SALT_PLANE0
 from .rounds.lane_rounds import rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "8ed22281ffd6239780639cf096223f2b2bbf351fe8a85aa4af8860aa0a092af5"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "fbc715604930e06811c8454686adf0d5b08ed4bf2aedc4fe6a4f6d8574c2e54b"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

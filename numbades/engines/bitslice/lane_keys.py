@@ -14,7 +14,11 @@ tables over the same planes (reversed rounds; three key sets).
 The mode machinery is ``mode_kernels.many_group``'s, with
 :func:`crypt_lanes_into` as its block cipher: row ``i`` of a (rows, blocks)
 word array is message ``i`` under key ``i``, block ``j`` of up to
-``64 * LANES`` rows per pass.
+``64 * LANES`` rows per pass.  One block per key in ECB (key check values,
+the first step of DUKPT and crypt(3)'s BSDi folding) takes the one-key ECB
+pass instead: full passes transposed as they are read and written
+(``simd_passes``), the keys' planes too, straight into the work array,
+around :func:`crypt_lanes_work` (the one compiled copy of the rounds).
 """
 
 from __future__ import annotations
@@ -29,12 +33,14 @@ from ..chains import ECB_DECRYPT, ECB_ENCRYPT
 from ..jit import always_inline, arrays_do_not_overlap, inline
 from .cpu.vector_width import prefer_wide_vectors
 from .layout.prefetch import next_pass
+from .layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 from .layout.transpose import (
     BLOCKS,
     BSWAP_XOR,
     LANES,
     aligned_words,
     load_words,
+    new_planes,
     store_words,
     transpose64,
 )
@@ -74,20 +80,30 @@ def key_table(passes: tuple[tuple[int, bool], ...]) -> np.ndarray:
 
 
 @numba.njit(nogil=True, cache=True)
+def crypt_lanes_work(w: np.ndarray, keys: tuple, ahead: tuple) -> None:
+    """The rounds on the work array ``w`` (IP order, flat), lane by lane under its own key.
+
+    ``keys`` = (table, key planes); ``ahead``: the caller's next pass, fetched
+    meanwhile (as ``lane_rounds.crypt_work``).  Not inlined: the one compiled
+    copy of the key-per-lane round code, which every kernel here shares.
+    """
+    prefer_wide_vectors()
+    arrays_do_not_overlap()
+    table, kp = keys
+    rounds_on(w, table, kp, lane_key_bit, lane_key_bit, ahead)
+
+
+@numba.njit(nogil=True, cache=True)
 def crypt_lanes_into(planes: np.ndarray, w: np.ndarray, keys: tuple, xor: int,
                      ahead: tuple) -> None:
     """Encrypt planes in place, lane by lane under its own key; ``keys`` = (table, key planes).
 
     ``ahead``: the caller's next pass, fetched meanwhile (as ``lane_rounds.crypt_into``).
-
-    Not inlined: every chain of ``lanes_many`` shares this one compiled copy
-    of the round code.
+    The block cipher of ``lanes_many``'s chains (``mode_kernels.many_group``).
     """
     prefer_wide_vectors()
-    arrays_do_not_overlap()
-    table, kp = keys
     gather_ip(planes, w, xor)
-    rounds_on(w, table, kp, lane_key_bit, lane_key_bit, ahead)
+    crypt_lanes_work(w, keys, ahead)
     scatter_fp(w, planes, xor)
 
 
@@ -106,9 +122,30 @@ def load_key_planes(key_words: np.ndarray, m0: int, count: int, kp: np.ndarray) 
         transpose64(planes)
 
 
+@inline
+def _key_sets_planes(key_sets: np.ndarray, m0: int, count: int, kp: np.ndarray,
+                     buf: np.ndarray) -> None:
+    """Key planes of keys m0 .. m0+count-1 of each key set: ``key_sets[s]`` into ``kp[s]``.
+
+    ``key_sets`` is (key sets, rows): each set's key values contiguous, so a
+    full pass is transposed as it is read (``simd_passes.words_to_work``
+    with every plane in its own row, through scratch ``buf``); a short last
+    pass is copied and transposed in place, missing lanes key zero.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    for key_set in range(key_sets.shape[0]):
+        if count == BLOCKS:
+            words_to_work(key_sets[key_set], m0, buf.reshape(BLOCKS), PLAIN_ROWS, PLAIN_ROWS,
+                          kp[key_set].reshape(BLOCKS))
+        else:
+            load_words(key_sets[key_set], m0, count, kp[key_set])
+            transpose64(kp[key_set])
+
+
 @numba.njit(nogil=True, cache=True)
 def _ecb_column(src, dst, m0, count, keys, xor, buf, work) -> None:
-    """ECB of one-block rows m0 .. m0+count-1 (flat words): the one-key ECB pass, keys per lane.
+    """ECB of one-block rows m0 .. m0+count-1 (flat words), a short last pass: keys per lane.
 
     Compiled on its own, like ``lane_rounds._ecb_chunk``: inlined into the group
     loop, LLVM vectorizes the transposes worse.
@@ -122,17 +159,35 @@ def _ecb_column(src, dst, m0, count, keys, xor, buf, work) -> None:
 
 
 @numba.njit(nogil=True, cache=True)
-def _lanes_many(src2d, dst2d, key_words, table, ivs, mode, xor) -> None:
+def _fused_column_pass(src, dst, m0, keys, rows, buf, work) -> None:
+    """ECB of one-block rows m0 .. m0+BLOCKS-1, a full pass: ``lane_rounds._fused_ecb_pass``
+    with keys per lane (the transposes read ``src`` and write ``dst`` directly).
+    """
+    prefer_wide_vectors()
+    flat = buf.reshape(BLOCKS)
+    words_to_work(src, m0, flat, PLAIN_ROWS, rows, work)
+    crypt_lanes_work(work, keys, next_pass(src, dst, m0 + BLOCKS))
+    work_to_words(work, rows, flat, PLAIN_ROWS, dst, m0, None, 0)
+
+
+@numba.njit(nogil=True, cache=True)
+def _lanes_many(src2d, dst2d, key_sets, table, ivs, mode, xor) -> None:
     prefer_wide_vectors()
     m = src2d.shape[0]
+    sets = key_sets.shape[0]
     tiles, s, t, iv_planes, work = many_scratch()
-    kp = aligned_words(key_words.shape[1] * BLOCKS).reshape(key_words.shape[1], 64, LANES)
-    flat = kp.reshape(key_words.shape[1] * BLOCKS)
+    kp = aligned_words(sets * BLOCKS).reshape(sets, 64, LANES)
+    flat = kp.reshape(sets * BLOCKS)
+    key_buf = new_planes()
+    rows = work_rows(xor)
     one_column = src2d.shape[1] == 1 and (mode == ECB_ENCRYPT or mode == ECB_DECRYPT)  # noqa: SIM109
     for m0 in range(0, m, BLOCKS):
         count = min(BLOCKS, m - m0)
-        load_key_planes(key_words, m0, count, kp)
-        if one_column:  # one block per key (key check values): a plain ECB pass
+        _key_sets_planes(key_sets, m0, count, kp, key_buf)
+        if one_column and count == BLOCKS:  # one block per key (key check values): ECB
+            _fused_column_pass(src2d.reshape(m), dst2d.reshape(m), m0, (table, flat), rows,
+                               tiles[0], work)
+        elif one_column:
             _ecb_column(src2d.reshape(m), dst2d.reshape(m), m0, count, (table, flat), xor,
                         tiles[0], work)
         else:
@@ -150,5 +205,5 @@ def lanes_many(src2d: np.ndarray, dst2d: np.ndarray, key_words: np.ndarray,
     """
     if src2d.shape[0] == 0 or src2d.shape[1] == 0:
         return
-    _lanes_many(src2d, dst2d, key_words, key_table(passes), ivs, chain,
-                BSWAP_XOR if swap else 0)
+    key_sets = np.ascontiguousarray(key_words.T)  # (key sets, rows): a view for DES
+    _lanes_many(src2d, dst2d, key_sets, key_table(passes), ivs, chain, BSWAP_XOR if swap else 0)
