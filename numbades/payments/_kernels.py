@@ -19,48 +19,58 @@ from numba import njit
 _INLINED_SOURCES_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # see tools/stamp_kernel_sources.py
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _scan(codes: np.ndarray, row: int) -> tuple:  # pragma: no cover - compiled
+    """(length, bad) of a NUL-padded string: length up to its last non-NUL character;
+    bad when a character before it is not a digit (an embedded NUL is one).
+
+    A fixed trip count over the full width and no branch on the characters
+    (loops that stop at each row's own length mispredict on random lengths);
+    a NUL inside the string shows as fewer non-NUL characters than the length.
+    """
+    end = 0
+    count = 0
+    letters = False
+    for j in range(codes.shape[1]):
+        c = np.uint64(codes[row, j])
+        present = c != 0
+        end = max(end, (j + 1) * present)
+        count += present
+        letters |= present & ((c - np.uint64(48)) > np.uint64(9))  # below '0' wraps
+    return end, letters | (count != end)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _mask(flag: bool) -> np.uint64:  # pragma: no cover - compiled
+    """All ones if ``flag`` else zero: a select without a branch."""
+    return np.uint64(0) - np.uint64(flag)
+
+
 @njit(cache=True, nogil=True)
 def digits_of(codes: np.ndarray, max_len: int, digits: np.ndarray,
               lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
     """Character codes (N, W) (NUL-padded, uint8 or uint32) -> digits (N, max_len), lengths.
 
     A row's length runs to its last non-NUL character.  ``digits`` comes in
-    zeroed; each row's first min(length, max_len) digit values are written.
-    ``bad[i]`` is set for a row with a non-digit among those (an embedded
-    NUL is one); its digits are then not meaningful.  The digit loop is a
-    max-reduction without a branch.
+    zeroed; each row's first min(W, max_len) characters are written as digit
+    values (a NUL as 0).  ``bad[i]`` is set for a row with a non-digit
+    before its end (an embedded NUL is one); its digits are then not
+    meaningful.  No branch depends on the characters (see ``_scan``).
     """
-    n, width = codes.shape
+    n = codes.shape[0]
+    top = min(codes.shape[1], max_len)
     for i in range(n):
-        end = width
-        while end > 0 and codes[i, end - 1] == 0:
-            end -= 1
-        lengths[i] = end
-        worst = np.uint64(0)
-        for j in range(min(end, max_len)):
-            v = np.uint64(codes[i, j]) - np.uint64(48)  # below '0' wraps to a large value
-            worst = max(worst, v)
-            digits[i, j] = np.uint8(v & np.uint64(0xFF))
-        bad[i] = worst > 9
+        length, wrong = _scan(codes, i)
+        lengths[i] = length
+        bad[i] = wrong
+        for j in range(top):
+            c = np.uint64(codes[i, j])
+            digits[i, j] = np.uint8(((c - np.uint64(48)) * (c != 0)) & np.uint64(0xFF))
 
 
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
 _PIN_FIELD = np.uint64(0x0011111111111111)  # nibbles 2..15: PIN digits and fill
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _scan(codes: np.ndarray, row: int) -> tuple:  # pragma: no cover - compiled
-    """(length, worst) of a NUL-padded string: length up to its last non-NUL character;
-    worst the largest ``code - 48`` (wrapping below '0') of the characters before it,
-    so that the string is all digits exactly when worst <= 9.  (A branch-free scan of
-    the full width measured no faster.)"""
-    end = codes.shape[1]
-    while end > 0 and codes[row, end - 1] == 0:
-        end -= 1
-    worst = np.uint64(0)
-    for j in range(end):
-        worst = max(worst, np.uint64(codes[row, j]) - np.uint64(48))
-    return end, worst
+_FIELD_BITS = np.uint64(0x00FFFFFFFFFFFFFF)  # all bits of nibbles 2..15
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -69,14 +79,14 @@ def _pan_field(pan_codes: np.ndarray, row: int, pan_lengths: np.ndarray,
     """The PAN field of formats 0 and 3 as the low 48 bits of a word: the 12 PAN digits
     before the check digit, zeros on the left; the PAN's length and a bad-character flag
     go to ``pan_lengths[i]`` and ``pan_bad[i]``."""
-    length, worst = _scan(pan_codes, row)
+    length, wrong = _scan(pan_codes, row)
     pan_lengths[i] = length
-    pan_bad[i] = worst > 9
+    pan_bad[i] = wrong
     field = np.uint64(0)
-    for k in range(12):
-        pos = length - 13 + k
-        d = (np.uint64(pan_codes[row, max(pos, 0)]) - np.uint64(48)) * np.uint64(pos >= 0)
-        field = (field << np.uint64(4)) | (d & np.uint64(15))
+    for j in range(pan_codes.shape[1]):  # character j is nibble p of the field, if any
+        p = length - 2 - j
+        d = (np.uint64(pan_codes[row, j]) - np.uint64(48)) & np.uint64(15)
+        field |= (d & _mask((p >= 0) & (p < 12))) << np.uint64(4 * (p & 15))
     return field
 
 
@@ -96,19 +106,23 @@ def encode_blocks(pin_codes: np.ndarray, pan_codes: np.ndarray, fmt: int, fill: 
     """
     n = out.shape[0]
     pin_rows, pan_rows = pin_codes.shape[0], pan_codes.shape[0]
-    last = pin_codes.shape[1] - 1
     drawn = fill.shape[0] > 0
     for i in range(n):
         r = i if pin_rows > 1 else 0
-        length, worst = _scan(pin_codes, r)
+        length, wrong = _scan(pin_codes, r)
         pin_lengths[i] = length
-        pin_bad[i] = worst > 9
-        word = (np.uint64(fmt & 15) << np.uint64(4)) | np.uint64(length & 15)
-        for k in range(14):
-            digit = (np.uint64(pin_codes[r, min(k, last)]) - np.uint64(48)) & np.uint64(15)
-            other = np.uint64(fill[i, k + 2]) if drawn else np.uint64(15)
-            d = digit if k < length else other
-            word = (word << np.uint64(4)) | d
+        pin_bad[i] = wrong
+        fill_bits = _FIELD_BITS  # all F
+        if drawn:
+            fill_bits = np.uint64(0)
+            for k in range(2, 16):
+                fill_bits = (fill_bits << np.uint64(4)) | np.uint64(fill[i, k] & 15)
+        tail = np.uint64(4 * (14 - min(length, 14)))  # bits of fill after the PIN
+        word = ((np.uint64(fmt & 15) << np.uint64(60)) | (np.uint64(length & 15) << np.uint64(56))
+                | (fill_bits & ((np.uint64(1) << tail) - np.uint64(1))))
+        for j in range(min(pin_codes.shape[1], 14)):  # the PIN's digits, fixed positions
+            d = (np.uint64(pin_codes[r, j]) - np.uint64(48)) & np.uint64(15)
+            word |= (d & _mask(j < length)) << np.uint64(52 - 4 * j)
         if pan_rows:
             word ^= _pan_field(pan_codes, i if pan_rows > 1 else 0, pan_lengths, pan_bad, i)
         for b in range(8):
