@@ -2,9 +2,9 @@
 
 NumPy spends more time on strings of digits (finding each row's length,
 checking the characters, moving fields to per-row offsets, building and
-parsing PIN blocks nibble by nibble, picking the decimal nibbles of a
-cipher block) than the cipher spends on the blocks; these small loops do
-it at memory speed, without temporaries.  ``inputs``, ``pinblock``,
+parsing PIN blocks nibble by nibble) than the cipher spends on the blocks;
+these small loops do it at memory speed, without temporaries (the card and
+EMV fields: ``_card_kernels``).  ``inputs``, ``pinblock``,
 ``cards`` and ``emv`` check the arguments and call these; they never raise.
 Every kernel takes C-contiguous arrays of one dtype each, so each compiles
 once (and is cached on disk).  PIN block nibbles follow ISO 9564-1 (see
@@ -270,39 +270,6 @@ def join(lead: np.ndarray, a: np.ndarray, a_start: np.ndarray, a_len: np.ndarray
             pos += 1
         for j in range(k):
             out[i, j] = (np.int64(nibbles[2 * j]) << 4) | np.int64(nibbles[2 * j + 1])
-
-
-@njit(cache=True, nogil=True)
-def decimalize(data: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - compiled
-    """The first out.shape[1] decimal nibbles of each row of bytes, left to right, then
-    (if too few) its nibbles A-F as 0-5, left to right (Visa's digit extraction).
-
-    Branch-free in the common case: every nibble is written and the position
-    advances only past decimal ones (a random nibble is a letter 6 times in 16,
-    which a branch would mispredict).
-    """
-    count = out.shape[1]
-    width = data.shape[1]
-    picked = np.empty(2 * width + 1, np.uint8)
-    for i in range(data.shape[0]):
-        k = 0
-        for j in range(width):
-            byte = np.int64(data[i, j])
-            high, low = byte >> 4, byte & 15
-            picked[k] = high
-            k += high < 10
-            picked[k] = low
-            k += low < 10
-        if k < count:  # rare: too few decimal digits, the letters follow as 0-5
-            for j in range(width):
-                byte = np.int64(data[i, j])
-                high, low = byte >> 4, byte & 15
-                picked[k] = high - 10
-                k += high >= 10
-                picked[k] = low - 10
-                k += low >= 10
-        for j in range(count):
-            out[i, j] = picked[j]
 
 
 @njit(cache=True, nogil=True)
