@@ -15,36 +15,67 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros
 
-from ._kernels import _mask, _scan
+from ._kernels import _mask
 
 _INLINED_SOURCES_SHA256 = "4b54275d21d10b05786236e65c2d816d469c25061babbdcc3a3c2f9907e0c1bb"  # see tools/stamp_kernel_sources.py
 
 
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _read(codes: np.ndarray, i: int, field: int, lengths: np.ndarray,
-          bad: np.ndarray) -> tuple:  # pragma: no cover - compiled
-    """(row of ``codes`` serving row i, its length): the scan written to lengths/bad[field, i]."""
+def _string(codes: np.ndarray, i: int, field: int, lengths: np.ndarray,
+            bad: np.ndarray) -> tuple:  # pragma: no cover - compiled
+    """(length, hi, lo) of the row of ``codes`` serving row i, scanned as ``_scan`` does
+    (length and bad flag written to lengths/bad[field, i]): its first 32 characters as
+    digit nibbles of the pair (hi, lo), character 0 the top nibble of hi, a NUL as 0.
+
+    One pass, each character at a fixed place: no branch and no shift that
+    depends on the characters.
+    """
     row = i if codes.shape[0] > 1 else 0
-    length, wrong = _scan(codes, row)
-    lengths[field, i] = length
-    bad[field, i] = wrong
-    return row, length
+    end = 0
+    count = 0
+    letters = False
+    hi = np.uint64(0)
+    lo = np.uint64(0)
+    for j in range(codes.shape[1]):
+        c = np.uint64(codes[row, j])
+        present = c != 0
+        end = max(end, (j + 1) * present)
+        count += present
+        d = c - np.uint64(48)  # below '0' wraps; a NUL gives 0 in the low nibble
+        letters |= present & (d > np.uint64(9))
+        d &= np.uint64(15)
+        place = np.uint64(4 * ((15 - j) & 15))
+        hi |= (d & _mask(j < 16)) << place
+        lo |= (d & _mask((j >= 16) & (j < 32))) << place
+    lengths[field, i] = end
+    bad[field, i] = letters | (count != end)
+    return end, hi, lo
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _put(codes: np.ndarray, row: int, first: int, count: int,
-         at: int) -> np.uint64:  # pragma: no cover - compiled
-    """Characters first..first+count-1 of a row as nibbles at..at+count-1 of a word (nibble 0
-    the most significant); those that fall outside nibbles 0..15 are dropped."""
-    word = np.uint64(0)
-    for j in range(codes.shape[1]):
-        k = j - first
-        q = at + k
-        keep = (k >= 0) & (k < count) & (q >= 0) & (q < 16)
-        d = (np.uint64(codes[row, j]) - np.uint64(48)) & np.uint64(15)
-        word |= (d & _mask(keep)) << np.uint64(4 * ((15 - q) & 15))
-    return word
+def _shr(hi: np.uint64, lo: np.uint64, nibbles: int) -> tuple:  # pragma: no cover - compiled
+    """The 128-bit pair shifted right by ``nibbles`` (0..31; negative: left by -nibbles)."""
+    bits = 4 * nibbles
+    if bits < 0:
+        b = np.uint64(-bits & 63)
+        if -bits >= 64:
+            return lo << b, np.uint64(0)
+        return (hi << b) | ((lo >> np.uint64(1)) >> (np.uint64(63) - b)), lo << b
+    b = np.uint64(bits & 63)
+    if bits >= 64:
+        return np.uint64(0), hi >> b
+    return hi >> b, (lo >> b) | ((hi << np.uint64(1)) << (np.uint64(63) - b))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _top(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover - compiled
+    """The top ``count`` nibbles (1..16) of a word, the rest cleared."""
+    return word & ~((_ALL >> np.uint64(1)) >> np.uint64((4 * max(count, 1) - 1) & 63))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -59,15 +90,13 @@ def cvv_data(pan: np.ndarray, expiry: np.ndarray, service: np.ndarray, out: np.n
              lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
     """CVV input (N, 16): PAN || expiry (4) || service code (3) || zeros, 32 nibbles."""
     for i in range(out.shape[0]):
-        rp, length = _read(pan, i, 0, lengths, bad)
-        re, _ = _read(expiry, i, 1, lengths, bad)
-        rs, _ = _read(service, i, 2, lengths, bad)
-        hi = (_put(pan, rp, 0, length, 0) | _put(expiry, re, 0, 4, length)
-              | _put(service, rs, 0, 3, length + 4))
-        lo = (_put(pan, rp, 0, length, -16) | _put(expiry, re, 0, 4, length - 16)
-              | _put(service, rs, 0, 3, length - 12))
-        _store(out, i, 0, hi)
-        _store(out, i, 8, lo)
+        length, hi, lo = _string(pan, i, 0, lengths, bad)
+        _, e, _ = _string(expiry, i, 1, lengths, bad)
+        _, c, _ = _string(service, i, 2, lengths, bad)
+        tail = _top(e, 4) | (_top(c, 3) >> np.uint64(16))  # expiry || service code
+        t_hi, t_lo = _shr(tail, np.uint64(0), length)
+        _store(out, i, 0, hi | t_hi)
+        _store(out, i, 8, lo | t_lo)
 
 
 @njit(cache=True, nogil=True)
@@ -75,11 +104,12 @@ def pvv_data(pan: np.ndarray, pvki: np.ndarray, pin: np.ndarray, out: np.ndarray
              lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
     """Visa PVV input (N, 8): the 11 PAN digits before the check digit, PVKI, 4 PIN digits."""
     for i in range(out.shape[0]):
-        rp, length = _read(pan, i, 0, lengths, bad)
-        rk, _ = _read(pvki, i, 1, lengths, bad)
-        rn, _ = _read(pin, i, 2, lengths, bad)
-        _store(out, i, 0, _put(pan, rp, length - 12, 11, 0) | _put(pvki, rk, 0, 1, 11)
-               | _put(pin, rn, 0, 4, 12))
+        length, hi, lo = _string(pan, i, 0, lengths, bad)
+        _, k, _ = _string(pvki, i, 1, lengths, bad)
+        _, p, _ = _string(pin, i, 2, lengths, bad)
+        digits, _ = _shr(hi, lo, 12 - length)  # the 11 digits first, the check digit next
+        _store(out, i, 0, _top(digits, 11) | (_top(k, 1) >> np.uint64(44))
+               | (_top(p, 4) >> np.uint64(48)))
 
 
 @njit(cache=True, nogil=True)
@@ -90,11 +120,10 @@ def validation_data(pan: np.ndarray, out: np.ndarray, lengths: np.ndarray, bad: 
     The caller refuses rows where that leaves the PAN."""
     pads = np.uint64(pad & 15) * np.uint64(0x1111111111111111)
     for i in range(out.shape[0]):
-        rp, length = _read(pan, i, 0, lengths, bad)
-        taken = min(length - start if count < 0 else count, 16)
-        tail = np.uint64(4 * (16 - max(taken, 0)))
-        fill = pads & ((np.uint64(1) << tail) - np.uint64(1)) if taken > 0 else pads
-        _store(out, i, 0, _put(pan, rp, start, taken, 0) | fill)
+        length, hi, lo = _string(pan, i, 0, lengths, bad)
+        taken = max(min(length - start if count < 0 else count, 16), 1)
+        digits = _top(_shr(hi, lo, -start)[0], taken)
+        _store(out, i, 0, digits | (pads & ~_top(_ALL, taken)))
 
 
 @njit(cache=True, nogil=True)
@@ -103,11 +132,15 @@ def icc_data(pan: np.ndarray, psn: np.ndarray, out: np.ndarray, lengths: np.ndar
     """EMV option A input (N, 16): Y, the rightmost 16 digits of PAN || PSN (2), zeros on the
     left, then Y with every bit inverted."""
     for i in range(out.shape[0]):
-        rp, length = _read(pan, i, 0, lengths, bad)
-        rs, _ = _read(psn, i, 1, lengths, bad)
-        y = _put(pan, rp, 0, length, 14 - length) | _put(psn, rs, 0, 2, 14)
+        length, hi, lo = _string(pan, i, 0, lengths, bad)
+        _, s, _ = _string(psn, i, 1, lengths, bad)
+        s_hi, s_lo = _shr(_top(s, 2), np.uint64(0), length)  # PAN || PSN
+        y, _ = _shr(hi | s_hi, lo | s_lo, 14 - length)  # its last digit to nibble 15
         _store(out, i, 0, y)
         _store(out, i, 8, ~y)
+
+
+_ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
 
 
 @njit(cache=True, nogil=True)
@@ -116,26 +149,37 @@ def decimal_codes(data: np.ndarray, base: int, out: np.ndarray) -> None:  # prag
     row of bytes, left to right, then if too few its nibbles A-F as 0-5; written as
     ``base + digit`` (48 for the character codes of a ``U`` array, 0 for digit values).
 
-    The digits gather in a word at a running position, without a branch; only
-    a row with too few decimal nibbles (rare) takes the second loop.
+    Eight bytes at a time: one flag bit per decimal (or letter) nibble, found
+    on the whole word at once, and the leftmost flag taken with a
+    leading-zero count, as many times as digits are wanted; only a row with
+    too few decimal nibbles (rare) looks at the letters.
     """
     count = out.shape[1]
+    width = data.shape[1]
+    one = np.uint64(1)
     for i in range(data.shape[0]):
-        word = np.uint64(0)
-        k = 0
-        for j in range(2 * data.shape[1]):
-            nib = (np.int64(data[i, j >> 1]) >> (4 * (1 - (j & 1)))) & 15
-            take = (nib < 10) & (k < count)
-            word |= (np.uint64(nib) & _mask(take)) << np.uint64(4 * (k & 15))
-            k += nib < 10
-        if k < count:
-            for j in range(2 * data.shape[1]):
-                nib = (np.int64(data[i, j >> 1]) >> (4 * (1 - (j & 1)))) & 15
-                take = (nib >= 10) & (k < count)
-                word |= (np.uint64(nib - 10) & _mask(take)) << np.uint64(4 * (k & 15))
-                k += nib >= 10
+        digits = np.uint64(0)  # digit r in bits 4r..4r+3
+        taken = 0
+        for letters in range(2):
+            for first in range(0, width, 8):
+                size = min(8, width - first)
+                word = np.uint64(0)
+                for b in range(size):
+                    word = (word << np.uint64(8)) | np.uint64(data[i, first + b])
+                word <<= np.uint64(8 * (8 - size) & 63) if size < 8 else np.uint64(0)
+                high = (word >> np.uint64(3)) & ((word >> np.uint64(2)) | (word >> one)) & _ONES
+                flags = high if letters else ~high & _ONES
+                flags &= _top(_ALL, 2 * size)
+                while taken < count and flags:
+                    at = np.uint64(63 - leading_zeros(flags))  # the leftmost flagged nibble
+                    digits |= (((word >> at) & np.uint64(15)) - np.uint64(10 * letters)) \
+                        << np.uint64(4 * taken)
+                    taken += 1
+                    flags ^= one << at
+            if taken >= count:
+                break
         for r in range(count):
-            out[i, r] = np.uint64(base) + ((word >> np.uint64(4 * r)) & np.uint64(15))
+            out[i, r] = np.uint64(base) + ((digits >> np.uint64(4 * r)) & np.uint64(15))
 
 
 @njit(cache=True, nogil=True)

@@ -73,11 +73,8 @@ def cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any) -> np.ndarray:
     n = batch_size(cvk=key.shape[0], pan=fields[0][0].shape[0],
                    expiry=fields[1][0].shape[0], service_code=fields[2][0].shape[0])
     blocks, _ = packed(n, 16, _card_kernels.cvv_data, fields)
-    if key.shape[0] == 1:  # E_A(b1) ^ b2, then Triple-DES (A, B): the one-key engines
-        chained = _cipher.ecb(key[:, :8], blocks[:, :8]) ^ blocks[:, 8:]
-        result = _cipher.ecb(key, chained)
-    else:  # MAC algorithm 3 of the two blocks: the same, a key per row
-        result = _cipher.retail_mac(key, blocks, padding=1)
+    # MAC algorithm 3 of the two blocks is E_A(E_A(b1) ^ b2), then D_B, then E_A
+    result = _cipher.retail_mac(key, blocks, padding=1)
     return decimal(result, 3)
 
 
