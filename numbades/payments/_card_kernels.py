@@ -17,65 +17,20 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from ._kernels import _mask
+from ._kernels import _ALL, _shr, _string, _top
 
-_INLINED_SOURCES_SHA256 = "4b54275d21d10b05786236e65c2d816d469c25061babbdcc3a3c2f9907e0c1bb"  # see tools/stamp_kernel_sources.py
-
-
-_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+_INLINED_SOURCES_SHA256 = "b9d8c31992dfe9d7e9bbe256be2d32fbd14ed41d0b8dce381bed36d6b04c188a"  # see tools/stamp_kernel_sources.py
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _string(codes: np.ndarray, i: int, field: int, lengths: np.ndarray,
-            bad: np.ndarray) -> tuple:  # pragma: no cover - compiled
-    """(length, hi, lo) of the row of ``codes`` serving row i, scanned as ``_scan`` does
-    (length and bad flag written to lengths/bad[field, i]): its first 32 characters as
-    digit nibbles of the pair (hi, lo), character 0 the top nibble of hi, a NUL as 0.
-
-    One pass, each character at a fixed place: no branch and no shift that
-    depends on the characters.
-    """
-    row = i if codes.shape[0] > 1 else 0
-    end = 0
-    count = 0
-    letters = False
-    hi = np.uint64(0)
-    lo = np.uint64(0)
-    for j in range(codes.shape[1]):
-        c = np.uint64(codes[row, j])
-        present = c != 0
-        end = max(end, (j + 1) * present)
-        count += present
-        d = c - np.uint64(48)  # below '0' wraps; a NUL gives 0 in the low nibble
-        letters |= present & (d > np.uint64(9))
-        d &= np.uint64(15)
-        place = np.uint64(4 * ((15 - j) & 15))
-        hi |= (d & _mask(j < 16)) << place
-        lo |= (d & _mask((j >= 16) & (j < 32))) << place
-    lengths[field, i] = end
-    bad[field, i] = letters | (count != end)
-    return end, hi, lo
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _shr(hi: np.uint64, lo: np.uint64, nibbles: int) -> tuple:  # pragma: no cover - compiled
-    """The 128-bit pair shifted right by ``nibbles`` (0..31; negative: left by -nibbles)."""
-    bits = 4 * nibbles
-    if bits < 0:
-        b = np.uint64(-bits & 63)
-        if -bits >= 64:
-            return lo << b, np.uint64(0)
-        return (hi << b) | ((lo >> np.uint64(1)) >> (np.uint64(63) - b)), lo << b
-    b = np.uint64(bits & 63)
-    if bits >= 64:
-        return np.uint64(0), hi >> b
-    return hi >> b, (lo >> b) | ((hi << np.uint64(1)) << (np.uint64(63) - b))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _top(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover - compiled
-    """The top ``count`` nibbles (1..16) of a word, the rest cleared."""
-    return word & ~((_ALL >> np.uint64(1)) >> np.uint64((4 * max(count, 1) - 1) & 63))
+def _read(codes: np.ndarray, i: int, field: int, lengths: np.ndarray,
+          bad: np.ndarray) -> tuple:  # pragma: no cover - compiled
+    """(length, hi, lo) of the row of ``codes`` serving row i (see ``_string``); its length
+    and bad flag written to lengths/bad[field, i]."""
+    length, wrong, hi, lo = _string(codes, i if codes.shape[0] > 1 else 0)
+    lengths[field, i] = length
+    bad[field, i] = wrong
+    return length, hi, lo
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -90,9 +45,9 @@ def cvv_data(pan: np.ndarray, expiry: np.ndarray, service: np.ndarray, out: np.n
              lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
     """CVV input (N, 16): PAN || expiry (4) || service code (3) || zeros, 32 nibbles."""
     for i in range(out.shape[0]):
-        length, hi, lo = _string(pan, i, 0, lengths, bad)
-        _, e, _ = _string(expiry, i, 1, lengths, bad)
-        _, c, _ = _string(service, i, 2, lengths, bad)
+        length, hi, lo = _read(pan, i, 0, lengths, bad)
+        _, e, _ = _read(expiry, i, 1, lengths, bad)
+        _, c, _ = _read(service, i, 2, lengths, bad)
         tail = _top(e, 4) | (_top(c, 3) >> np.uint64(16))  # expiry || service code
         t_hi, t_lo = _shr(tail, np.uint64(0), length)
         _store(out, i, 0, hi | t_hi)
@@ -104,9 +59,9 @@ def pvv_data(pan: np.ndarray, pvki: np.ndarray, pin: np.ndarray, out: np.ndarray
              lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
     """Visa PVV input (N, 8): the 11 PAN digits before the check digit, PVKI, 4 PIN digits."""
     for i in range(out.shape[0]):
-        length, hi, lo = _string(pan, i, 0, lengths, bad)
-        _, k, _ = _string(pvki, i, 1, lengths, bad)
-        _, p, _ = _string(pin, i, 2, lengths, bad)
+        length, hi, lo = _read(pan, i, 0, lengths, bad)
+        _, k, _ = _read(pvki, i, 1, lengths, bad)
+        _, p, _ = _read(pin, i, 2, lengths, bad)
         digits, _ = _shr(hi, lo, 12 - length)  # the 11 digits first, the check digit next
         _store(out, i, 0, _top(digits, 11) | (_top(k, 1) >> np.uint64(44))
                | (_top(p, 4) >> np.uint64(48)))
@@ -120,7 +75,7 @@ def validation_data(pan: np.ndarray, out: np.ndarray, lengths: np.ndarray, bad: 
     The caller refuses rows where that leaves the PAN."""
     pads = np.uint64(pad & 15) * np.uint64(0x1111111111111111)
     for i in range(out.shape[0]):
-        length, hi, lo = _string(pan, i, 0, lengths, bad)
+        length, hi, lo = _read(pan, i, 0, lengths, bad)
         taken = max(min(length - start if count < 0 else count, 16), 1)
         digits = _top(_shr(hi, lo, -start)[0], taken)
         _store(out, i, 0, digits | (pads & ~_top(_ALL, taken)))
@@ -132,8 +87,8 @@ def icc_data(pan: np.ndarray, psn: np.ndarray, out: np.ndarray, lengths: np.ndar
     """EMV option A input (N, 16): Y, the rightmost 16 digits of PAN || PSN (2), zeros on the
     left, then Y with every bit inverted."""
     for i in range(out.shape[0]):
-        length, hi, lo = _string(pan, i, 0, lengths, bad)
-        _, s, _ = _string(psn, i, 1, lengths, bad)
+        length, hi, lo = _read(pan, i, 0, lengths, bad)
+        _, s, _ = _read(psn, i, 1, lengths, bad)
         s_hi, s_lo = _shr(_top(s, 2), np.uint64(0), length)  # PAN || PSN
         y, _ = _shr(hi | s_hi, lo | s_lo, 14 - length)  # its last digit to nibble 15
         _store(out, i, 0, y)

@@ -20,30 +20,63 @@ _INLINED_SOURCES_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca4959
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _scan(codes: np.ndarray, row: int) -> tuple:  # pragma: no cover - compiled
-    """(length, bad) of a NUL-padded string: length up to its last non-NUL character;
-    bad when a character before it is not a digit (an embedded NUL is one).
+def _mask(flag: bool) -> np.uint64:  # pragma: no cover - compiled
+    """All ones if ``flag`` else zero: a select without a branch."""
+    return np.uint64(0) - np.uint64(flag)
 
-    A fixed trip count over the full width and no branch on the characters
-    (loops that stop at each row's own length mispredict on random lengths);
-    a NUL inside the string shows as fewer non-NUL characters than the length.
+
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _string(codes: np.ndarray, row: int) -> tuple:  # pragma: no cover - compiled
+    """(length, bad, hi, lo) of a NUL-padded string: length up to its last non-NUL
+    character; bad when a character before it is not a digit (an embedded NUL is one,
+    seen as fewer non-NUL characters than the length); its first 32 characters as
+    digit nibbles of the pair (hi, lo), character 0 the top nibble of hi, a NUL as 0.
+
+    One pass over the full width, each character at a fixed place: no branch
+    and no shift that depends on the characters (loops that stopped at each
+    row's own length mispredicted on rows of random lengths).
     """
     end = 0
     count = 0
     letters = False
+    hi = np.uint64(0)
+    lo = np.uint64(0)
     for j in range(codes.shape[1]):
         c = np.uint64(codes[row, j])
         present = c != 0
         end = max(end, (j + 1) * present)
         count += present
-        letters |= present & ((c - np.uint64(48)) > np.uint64(9))  # below '0' wraps
-    return end, letters | (count != end)
+        d = c - np.uint64(48)  # below '0' wraps; a NUL gives 0 in the low nibble
+        letters |= present & (d > np.uint64(9))
+        d &= np.uint64(15)
+        place = np.uint64(4 * ((15 - j) & 15))
+        hi |= (d & _mask(j < 16)) << place
+        lo |= (d & _mask((j >= 16) & (j < 32))) << place
+    return end, letters | (count != end), hi, lo
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _mask(flag: bool) -> np.uint64:  # pragma: no cover - compiled
-    """All ones if ``flag`` else zero: a select without a branch."""
-    return np.uint64(0) - np.uint64(flag)
+def _shr(hi: np.uint64, lo: np.uint64, nibbles: int) -> tuple:  # pragma: no cover - compiled
+    """The 128-bit pair shifted right by ``nibbles`` (0..31; negative: left by -nibbles)."""
+    bits = 4 * nibbles
+    if bits < 0:
+        b = np.uint64(-bits & 63)
+        if -bits >= 64:
+            return lo << b, np.uint64(0)
+        return (hi << b) | ((lo >> np.uint64(1)) >> (np.uint64(63) - b)), lo << b
+    b = np.uint64(bits & 63)
+    if bits >= 64:
+        return np.uint64(0), hi >> b
+    return hi >> b, (lo >> b) | ((hi << np.uint64(1)) << (np.uint64(63) - b))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _top(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover - compiled
+    """The top ``count`` nibbles (1..16) of a word, the rest cleared."""
+    return word & ~((_ALL >> np.uint64(1)) >> np.uint64((4 * max(count, 1) - 1) & 63))
 
 
 @njit(cache=True, nogil=True)
@@ -55,12 +88,12 @@ def digits_of(codes: np.ndarray, max_len: int, digits: np.ndarray,
     zeroed; each row's first min(W, max_len) characters are written as digit
     values (a NUL as 0).  ``bad[i]`` is set for a row with a non-digit
     before its end (an embedded NUL is one); its digits are then not
-    meaningful.  No branch depends on the characters (see ``_scan``).
+    meaningful.  No branch depends on the characters (see ``_string``).
     """
     n = codes.shape[0]
     top = min(codes.shape[1], max_len)
     for i in range(n):
-        length, wrong = _scan(codes, i)
+        length, wrong, _, _ = _string(codes, i)
         lengths[i] = length
         bad[i] = wrong
         for j in range(top):
@@ -79,15 +112,11 @@ def _pan_field(pan_codes: np.ndarray, row: int, pan_lengths: np.ndarray,
     """The PAN field of formats 0 and 3 as the low 48 bits of a word: the 12 PAN digits
     before the check digit, zeros on the left; the PAN's length and a bad-character flag
     go to ``pan_lengths[i]`` and ``pan_bad[i]``."""
-    length, wrong = _scan(pan_codes, row)
+    length, wrong, hi, lo = _string(pan_codes, row)
     pan_lengths[i] = length
     pan_bad[i] = wrong
-    field = np.uint64(0)
-    for j in range(pan_codes.shape[1]):  # character j is nibble p of the field, if any
-        p = length - 2 - j
-        d = (np.uint64(pan_codes[row, j]) - np.uint64(48)) & np.uint64(15)
-        field |= (d & _mask((p >= 0) & (p < 12))) << np.uint64(4 * (p & 15))
-    return field
+    field, _ = _shr(hi, lo, 17 - length)  # the digit before the check digit to nibble 15
+    return field & np.uint64(0xFFFFFFFFFFFF)
 
 
 @njit(cache=True, nogil=True)
@@ -109,7 +138,7 @@ def encode_blocks(pin_codes: np.ndarray, pan_codes: np.ndarray, fmt: int, fill: 
     drawn = fill.shape[0] > 0
     for i in range(n):
         r = i if pin_rows > 1 else 0
-        length, wrong = _scan(pin_codes, r)
+        length, wrong, digits, _ = _string(pin_codes, r)
         pin_lengths[i] = length
         pin_bad[i] = wrong
         fill_bits = _FIELD_BITS  # all F
@@ -117,12 +146,9 @@ def encode_blocks(pin_codes: np.ndarray, pan_codes: np.ndarray, fmt: int, fill: 
             fill_bits = np.uint64(0)
             for k in range(2, 16):
                 fill_bits = (fill_bits << np.uint64(4)) | np.uint64(fill[i, k] & 15)
-        tail = np.uint64(4 * (14 - min(length, 14)))  # bits of fill after the PIN
+        pin_bits = _FIELD_BITS & ~(_FIELD_BITS >> np.uint64(4 * min(length, 14)))
         word = ((np.uint64(fmt & 15) << np.uint64(60)) | (np.uint64(length & 15) << np.uint64(56))
-                | (fill_bits & ((np.uint64(1) << tail) - np.uint64(1))))
-        for j in range(min(pin_codes.shape[1], 14)):  # the PIN's digits, fixed positions
-            d = (np.uint64(pin_codes[r, j]) - np.uint64(48)) & np.uint64(15)
-            word |= (d & _mask(j < length)) << np.uint64(52 - 4 * j)
+                | ((digits >> np.uint64(8)) & pin_bits) | (fill_bits & ~pin_bits & _FIELD_BITS))
         if pan_rows:
             word ^= _pan_field(pan_codes, i if pan_rows > 1 else 0, pan_lengths, pan_bad, i)
         for b in range(8):
