@@ -99,42 +99,77 @@ _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
 
 
 @njit(cache=True, nogil=True)
+def _decimal_slow(data: np.ndarray, i: int, count: int) -> np.uint64:  # pragma: no cover
+    """Row i's first ``count`` decimal nibbles, then its letters as 0-5 if too few:
+    digit r in bits 4r..4r+3.  Eight bytes at a time: one flag bit per decimal (or
+    letter) nibble, the leftmost taken with a leading-zero count."""
+    width = data.shape[1]
+    one = np.uint64(1)
+    digits = np.uint64(0)
+    taken = 0
+    for letters in range(2):
+        for first in range(0, width, 8):
+            size = min(8, width - first)
+            word = np.uint64(0)
+            for b in range(size):
+                word = (word << np.uint64(8)) | np.uint64(data[i, first + b])
+            word <<= np.uint64(8 * (8 - size) & 63) if size < 8 else np.uint64(0)
+            high = (word >> np.uint64(3)) & ((word >> np.uint64(2)) | (word >> one)) & _ONES
+            flags = high if letters else ~high & _ONES
+            flags &= _top(_ALL, 2 * size)
+            while taken < count and flags:
+                at = np.uint64(63 - leading_zeros(flags))  # the leftmost flagged nibble
+                digits |= (((word >> at) & np.uint64(15)) - np.uint64(10 * letters)) \
+                    << np.uint64(4 * taken)
+                taken += 1
+                flags ^= one << at
+        if taken >= count:
+            break
+    return digits
+
+
+def _byte_tables() -> tuple[np.ndarray, np.ndarray]:
+    """For each byte: how many of its two nibbles are decimal, and those nibbles packed."""
+    high, low = np.arange(256) >> 4, np.arange(256) & 15
+    count = (high < 10).astype(np.uint8) + (low < 10)
+    packed = np.where((high < 10) & (low < 10), (high << 4) | low,
+                      np.where(high < 10, high, np.where(low < 10, low, 0)))
+    return count.astype(np.uint8), packed.astype(np.uint8)
+
+
+_DECIMALS, _PACKED = _byte_tables()
+
+
+@njit(cache=True, nogil=True)
 def decimal_codes(data: np.ndarray, base: int, out: np.ndarray) -> None:  # pragma: no cover
     """Visa's digit extraction: the first out.shape[1] (at most 16) decimal nibbles of each
     row of bytes, left to right, then if too few its nibbles A-F as 0-5; written as
     ``base + digit`` (48 for the character codes of a ``U`` array, 0 for digit values).
 
-    Eight bytes at a time: one flag bit per decimal (or letter) nibble, found
-    on the whole word at once, and the leftmost flag taken with a
-    leading-zero count, as many times as digits are wanted; only a row with
-    too few decimal nibbles (rare) looks at the letters.
+    Rows of up to 8 bytes go a byte at a time through two 256-entry tables
+    (the byte's decimal nibbles and their count) into one word; a longer row,
+    or one with too few decimal nibbles (rare), takes ``_decimal_slow``.
     """
     count = out.shape[1]
-    width = data.shape[1]
-    one = np.uint64(1)
+    short = data.shape[1] <= 8
     for i in range(data.shape[0]):
-        digits = np.uint64(0)  # digit r in bits 4r..4r+3
-        taken = 0
-        for letters in range(2):
-            for first in range(0, width, 8):
-                size = min(8, width - first)
-                word = np.uint64(0)
-                for b in range(size):
-                    word = (word << np.uint64(8)) | np.uint64(data[i, first + b])
-                word <<= np.uint64(8 * (8 - size) & 63) if size < 8 else np.uint64(0)
-                high = (word >> np.uint64(3)) & ((word >> np.uint64(2)) | (word >> one)) & _ONES
-                flags = high if letters else ~high & _ONES
-                flags &= _top(_ALL, 2 * size)
-                while taken < count and flags:
-                    at = np.uint64(63 - leading_zeros(flags))  # the leftmost flagged nibble
-                    digits |= (((word >> at) & np.uint64(15)) - np.uint64(10 * letters)) \
-                        << np.uint64(4 * taken)
-                    taken += 1
-                    flags ^= one << at
-            if taken >= count:
-                break
-        for r in range(count):
-            out[i, r] = np.uint64(base) + ((digits >> np.uint64(4 * r)) & np.uint64(15))
+        packed = np.uint64(0)
+        total = 0
+        if short:
+            for j in range(data.shape[1]):
+                byte = data[i, j]
+                found = np.int64(_DECIMALS[byte])
+                packed = (packed << np.uint64(4 * found)) | np.uint64(_PACKED[byte])
+                total += found
+        if short and total >= count:
+            first = packed >> np.uint64(4 * (total - count))  # the first `count`, digit 0 on top
+            for r in range(count):
+                out[i, r] = np.uint64(base) + ((first >> np.uint64(4 * (count - 1 - r)))
+                                               & np.uint64(15))
+        else:
+            digits = _decimal_slow(data, i, count)
+            for r in range(count):
+                out[i, r] = np.uint64(base) + ((digits >> np.uint64(4 * r)) & np.uint64(15))
 
 
 @njit(cache=True, nogil=True)
