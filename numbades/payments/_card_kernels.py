@@ -19,7 +19,7 @@ from numba.cpython.unsafe.numbers import leading_zeros
 
 from ._kernels import _ALL, _shr, _string, _top
 
-_INLINED_SOURCES_SHA256 = "b9d8c31992dfe9d7e9bbe256be2d32fbd14ed41d0b8dce381bed36d6b04c188a"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "79cfd20feace428b119acd39f0eceed4eb1988d515ddc48df865597ed2a3bd89"  # see tools/stamp_kernel_sources.py
 
 
 @njit(cache=True, nogil=True, inline="always")

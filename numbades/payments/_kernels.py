@@ -19,13 +19,21 @@ from numba import njit
 _INLINED_SOURCES_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # see tools/stamp_kernel_sources.py
 
 
-@njit(cache=True, nogil=True, inline="always")
-def _mask(flag: bool) -> np.uint64:  # pragma: no cover - compiled
-    """All ones if ``flag`` else zero: a select without a branch."""
-    return np.uint64(0) - np.uint64(flag)
-
-
 _ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _char(codes: np.ndarray, row: int, j: int, end: int, count: int,
+          letters: bool) -> tuple:  # pragma: no cover - compiled
+    """Character j of a row folded into (end, count, letters) of ``_string``, and its
+    digit value as a nibble (a NUL gives 0)."""
+    c = np.uint64(codes[row, j])
+    present = c != 0
+    end = max(end, (j + 1) * present)
+    count += present
+    d = c - np.uint64(48)  # below '0' wraps
+    letters |= present & (d > np.uint64(9))
+    return end, count, letters, d & np.uint64(15)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -37,24 +45,23 @@ def _string(codes: np.ndarray, row: int) -> tuple:  # pragma: no cover - compile
 
     One pass over the full width, each character at a fixed place: no branch
     and no shift that depends on the characters (loops that stopped at each
-    row's own length mispredicted on rows of random lengths).
+    row's own length mispredicted on rows of random lengths); the pass is cut
+    at characters 16 and 32, so that each part fills one word or none.
     """
     end = 0
     count = 0
     letters = False
     hi = np.uint64(0)
     lo = np.uint64(0)
-    for j in range(codes.shape[1]):
-        c = np.uint64(codes[row, j])
-        present = c != 0
-        end = max(end, (j + 1) * present)
-        count += present
-        d = c - np.uint64(48)  # below '0' wraps; a NUL gives 0 in the low nibble
-        letters |= present & (d > np.uint64(9))
-        d &= np.uint64(15)
-        place = np.uint64(4 * ((15 - j) & 15))
-        hi |= (d & _mask(j < 16)) << place
-        lo |= (d & _mask((j >= 16) & (j < 32))) << place
+    width = codes.shape[1]
+    for j in range(min(width, 16)):
+        end, count, letters, d = _char(codes, row, j, end, count, letters)
+        hi |= d << np.uint64(60 - 4 * j)
+    for j in range(16, min(width, 32)):
+        end, count, letters, d = _char(codes, row, j, end, count, letters)
+        lo |= d << np.uint64(124 - 4 * j)
+    for j in range(32, width):
+        end, count, letters, _ = _char(codes, row, j, end, count, letters)
     return end, letters | (count != end), hi, lo
 
 
