@@ -139,7 +139,8 @@ def check_digits(lengths: np.ndarray, bad: np.ndarray, name: str, min_len: int,
     """Refuse (``ValueError`` naming the rows) lengths outside min_len..max_len, then rows
     holding anything but the digits 0-9 (``bad``)."""
     want = f"{min_len}" if min_len == max_len else f"{min_len} to {max_len}"
-    refuse_rows((lengths < min_len) | (lengths > max_len), f"{name} must be {want} digits")
+    if lengths.size and (lengths.min() < min_len or lengths.max() > max_len):  # two reductions
+        refuse_rows((lengths < min_len) | (lengths > max_len), f"{name} must be {want} digits")
     refuse_rows(bad, f"{name} must hold only the digits 0-9")
 
 
