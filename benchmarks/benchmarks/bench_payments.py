@@ -112,3 +112,33 @@ class PinBlocks:
 
     track_pin_block.unit = "ns/block"
     track_pin_from_block.unit = "ns/block"
+
+
+class Cards:
+    """Card values and EMV keys for 10^5 rows under one key (PANs, PINs as U arrays): ns per row."""
+
+    params = (("cvv", "visa_pvv", "ibm3624_offset", "emv_icc_master_key"),)
+    param_names = ("function",)
+
+    def setup(self, function: str) -> None:
+        pay = _payments()
+        one_numba_thread()
+        rng = np.random.default_rng(41)
+        key = np.frombuffer(BDK, np.uint8)
+        pans, pins = digit_strings(rng, 16, 16), digit_strings(rng, 4, 4)
+        expiries = digit_strings(rng, 4, 4)
+        calls = {
+            "cvv": lambda: pay.cvv(key, pans, expiries, "101"),
+            "visa_pvv": lambda: pay.visa_pvv(key, "1", pins, pans),
+            "ibm3624_offset": lambda: pay.ibm3624_offset(key, "0123456789012345", pins, pans,
+                                                         pan_verify_offset=4,
+                                                         pan_verify_length=11),
+            "emv_icc_master_key": lambda: pay.emv_icc_master_key(key, pans, "01"),
+        }
+        self.call = calls[function]
+        self.call()
+
+    def track_card_function(self, function: str) -> float:
+        return seconds_per_call(self.call) / ROWS * 1e9
+
+    track_card_function.unit = "ns/row"

@@ -1,24 +1,43 @@
-"""Digit rows of the card and EMV functions, after ``inputs`` has checked them.
+"""Digit rows of the card and EMV functions: packed into cipher blocks, picked out of them.
 
-Packing digit fields into blocks at per-row offsets (``join``), Visa's
-decimalisation of cipher output (``decimalize``), digit values back to
-strings (``as_strings``) and odd key parity (``odd_parity``); the loops are
-in ``_kernels``.  Nothing here checks arguments.
+Packing digit fields into blocks at per-row offsets (``join`` from digit
+values; ``packed`` straight from characters, with the fields' checks),
+Visa's decimalisation of cipher output (``decimal``), digit
+values back to strings (``as_strings``) and odd key parity
+(``odd_parity``); the loops are in ``_kernels`` and ``_card_kernels``.
 """
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
-from . import _kernels
+from . import _card_kernels, _kernels
+from .inputs import check_read
 
 
-def decimalize(data: np.ndarray, count: int) -> np.ndarray:
-    """Visa's digit extraction from (N, k) bytes: the first ``count`` decimal nibbles left
-    to right, then, if too few, the nibbles A-F left to right as 0-5.  (N, count) uint8."""
-    out = np.zeros((data.shape[0], count), np.uint8)
-    _kernels.decimalize(np.ascontiguousarray(data, np.uint8), out)
-    return out
+def packed(n: int, width: int, kernel: Any, fields: list[tuple[np.ndarray, str, int, int]],
+           *extra: Any) -> tuple[np.ndarray, np.ndarray]:
+    """(n, width) cipher input packed by ``kernel`` from the fields' characters, and the
+    fields' lengths (F, n); each field (characters, name, min and max digits) is checked
+    (``ValueError`` naming the rows) before any cipher runs."""
+    out = np.empty((n, width), np.uint8)
+    lengths = np.zeros((len(fields), n), np.intp)
+    bad = np.zeros((len(fields), n), np.bool_)
+    if n:
+        kernel(*(chars for chars, *_ in fields), out, lengths, bad, *extra)
+    for k, (chars, name, low, high) in enumerate(fields):
+        check_read(chars, lengths[k], bad[k], name, low, high)
+    return out, lengths
+
+
+def decimal(data: np.ndarray, count: int, as_text: bool = True) -> np.ndarray:
+    """Visa's decimalisation of each row's cipher output: (N,) ``U<count>`` strings, or
+    (N, count) digit values when not ``as_text``."""
+    out = np.empty((data.shape[0], count), np.uint32 if as_text else np.uint8)
+    _card_kernels.decimal_codes(np.ascontiguousarray(data), 48 if as_text else 0, out)
+    return out.view(f"U{count}").reshape(-1) if as_text else out
 
 
 def as_strings(digits: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
@@ -57,22 +76,8 @@ def join(n: int, width: int, a: np.ndarray, a_start: np.ndarray | int,
     return out
 
 
-_LOW_BITS = np.uint64(0x0101010101010101)
-_HIGH_BITS = np.uint64(0xFEFEFEFEFEFEFEFE)
-_FOLDS = ((np.uint64(4), np.uint64(0x0F0F0F0F0F0F0F0F)),
-          (np.uint64(2), np.uint64(0x3333333333333333)),
-          (np.uint64(1), np.uint64(0x5555555555555555)))
-
-
 def odd_parity(keys: np.ndarray) -> np.ndarray:
-    """(N, 8k) uint8 keys with each byte's low bit set so that it has odd parity.
-
-    Eight bytes at a time: each byte's upper seven bits fold (xor) into its
-    low bit, within the byte, and the parity bit is the complement of that.
-    """
-    words = np.ascontiguousarray(keys).view(np.uint64)
-    upper = words & _HIGH_BITS
-    folded = upper.copy()
-    for shift, mask in _FOLDS:
-        folded ^= (folded >> shift) & mask
-    return (upper | ((folded & _LOW_BITS) ^ _LOW_BITS)).view(np.uint8).reshape(keys.shape)
+    """(N, 8k) uint8 keys with each byte's low bit set so that it has odd parity (a copy)."""
+    out = np.array(keys, np.uint8, order="C", copy=True)
+    _card_kernels.odd_parity(out)
+    return out

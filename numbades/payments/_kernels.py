@@ -2,9 +2,9 @@
 
 NumPy spends more time on strings of digits (finding each row's length,
 checking the characters, moving fields to per-row offsets, building and
-parsing PIN blocks nibble by nibble, picking the decimal nibbles of a
-cipher block) than the cipher spends on the blocks; these small loops do
-it at memory speed, without temporaries.  ``inputs``, ``pinblock``,
+parsing PIN blocks nibble by nibble) than the cipher spends on the blocks;
+these small loops do it at memory speed, without temporaries (the card and
+EMV fields: ``_card_kernels``).  ``inputs``, ``pinblock``,
 ``cards`` and ``emv`` check the arguments and call these; they never raise.
 Every kernel takes C-contiguous arrays of one dtype each, so each compiles
 once (and is cached on disk).  PIN block nibbles follow ISO 9564-1 (see
@@ -19,48 +19,98 @@ from numba import njit
 _INLINED_SOURCES_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # see tools/stamp_kernel_sources.py
 
 
+_ALL = np.uint64(0xFFFFFFFFFFFFFFFF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _char(codes: np.ndarray, row: int, j: int, end: int, count: int,
+          letters: bool) -> tuple:  # pragma: no cover - compiled
+    """Character j of a row folded into (end, count, letters) of ``_string``, and its
+    digit value as a nibble (a NUL gives 0)."""
+    c = np.uint64(codes[row, j])
+    present = c != 0
+    end = max(end, (j + 1) * present)
+    count += present
+    d = c - np.uint64(48)  # below '0' wraps
+    letters |= present & (d > np.uint64(9))
+    return end, count, letters, d & np.uint64(15)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _string(codes: np.ndarray, row: int) -> tuple:  # pragma: no cover - compiled
+    """(length, bad, hi, lo) of a NUL-padded string: length up to its last non-NUL
+    character; bad when a character before it is not a digit (an embedded NUL is one,
+    seen as fewer non-NUL characters than the length); its first 32 characters as
+    digit nibbles of the pair (hi, lo), character 0 the top nibble of hi, a NUL as 0.
+
+    One pass over the full width, each character at a fixed place: no branch
+    and no shift that depends on the characters (loops that stopped at each
+    row's own length mispredicted on rows of random lengths); the pass is cut
+    at characters 16 and 32, so that each part fills one word or none.
+    """
+    end = 0
+    count = 0
+    letters = False
+    hi = np.uint64(0)
+    lo = np.uint64(0)
+    width = codes.shape[1]
+    for j in range(min(width, 16)):
+        end, count, letters, d = _char(codes, row, j, end, count, letters)
+        hi |= d << np.uint64(60 - 4 * j)
+    for j in range(16, min(width, 32)):
+        end, count, letters, d = _char(codes, row, j, end, count, letters)
+        lo |= d << np.uint64(124 - 4 * j)
+    for j in range(32, width):
+        end, count, letters, _ = _char(codes, row, j, end, count, letters)
+    return end, letters | (count != end), hi, lo
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _shr(hi: np.uint64, lo: np.uint64, nibbles: int) -> tuple:  # pragma: no cover - compiled
+    """The 128-bit pair shifted right by ``nibbles`` (0..31; negative: left by -nibbles)."""
+    bits = 4 * nibbles
+    if bits < 0:
+        b = np.uint64(-bits & 63)
+        if -bits >= 64:
+            return lo << b, np.uint64(0)
+        return (hi << b) | ((lo >> np.uint64(1)) >> (np.uint64(63) - b)), lo << b
+    b = np.uint64(bits & 63)
+    if bits >= 64:
+        return np.uint64(0), hi >> b
+    return hi >> b, (lo >> b) | ((hi << np.uint64(1)) << (np.uint64(63) - b))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _top(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover - compiled
+    """The top ``count`` nibbles (1..16) of a word, the rest cleared."""
+    return word & ~((_ALL >> np.uint64(1)) >> np.uint64((4 * max(count, 1) - 1) & 63))
+
+
 @njit(cache=True, nogil=True)
 def digits_of(codes: np.ndarray, max_len: int, digits: np.ndarray,
               lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
     """Character codes (N, W) (NUL-padded, uint8 or uint32) -> digits (N, max_len), lengths.
 
     A row's length runs to its last non-NUL character.  ``digits`` comes in
-    zeroed; each row's first min(length, max_len) digit values are written.
-    ``bad[i]`` is set for a row with a non-digit among those (an embedded
-    NUL is one); its digits are then not meaningful.  The digit loop is a
-    max-reduction without a branch.
+    zeroed; each row's first min(W, max_len) characters are written as digit
+    values (a NUL as 0).  ``bad[i]`` is set for a row with a non-digit
+    before its end (an embedded NUL is one); its digits are then not
+    meaningful.  No branch depends on the characters (see ``_string``).
     """
-    n, width = codes.shape
+    n = codes.shape[0]
+    top = min(codes.shape[1], max_len)
     for i in range(n):
-        end = width
-        while end > 0 and codes[i, end - 1] == 0:
-            end -= 1
-        lengths[i] = end
-        worst = np.uint64(0)
-        for j in range(min(end, max_len)):
-            v = np.uint64(codes[i, j]) - np.uint64(48)  # below '0' wraps to a large value
-            worst = max(worst, v)
-            digits[i, j] = np.uint8(v & np.uint64(0xFF))
-        bad[i] = worst > 9
+        length, wrong, _, _ = _string(codes, i)
+        lengths[i] = length
+        bad[i] = wrong
+        for j in range(top):
+            c = np.uint64(codes[i, j])
+            digits[i, j] = np.uint8(((c - np.uint64(48)) * (c != 0)) & np.uint64(0xFF))
 
 
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
 _PIN_FIELD = np.uint64(0x0011111111111111)  # nibbles 2..15: PIN digits and fill
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _scan(codes: np.ndarray, row: int) -> tuple:  # pragma: no cover - compiled
-    """(length, worst) of a NUL-padded string: length up to its last non-NUL character;
-    worst the largest ``code - 48`` (wrapping below '0') of the characters before it,
-    so that the string is all digits exactly when worst <= 9.  (A branch-free scan of
-    the full width measured no faster.)"""
-    end = codes.shape[1]
-    while end > 0 and codes[row, end - 1] == 0:
-        end -= 1
-    worst = np.uint64(0)
-    for j in range(end):
-        worst = max(worst, np.uint64(codes[row, j]) - np.uint64(48))
-    return end, worst
+_FIELD_BITS = np.uint64(0x00FFFFFFFFFFFFFF)  # all bits of nibbles 2..15
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -69,15 +119,11 @@ def _pan_field(pan_codes: np.ndarray, row: int, pan_lengths: np.ndarray,
     """The PAN field of formats 0 and 3 as the low 48 bits of a word: the 12 PAN digits
     before the check digit, zeros on the left; the PAN's length and a bad-character flag
     go to ``pan_lengths[i]`` and ``pan_bad[i]``."""
-    length, worst = _scan(pan_codes, row)
+    length, wrong, hi, lo = _string(pan_codes, row)
     pan_lengths[i] = length
-    pan_bad[i] = worst > 9
-    field = np.uint64(0)
-    for k in range(12):
-        pos = length - 13 + k
-        d = (np.uint64(pan_codes[row, max(pos, 0)]) - np.uint64(48)) * np.uint64(pos >= 0)
-        field = (field << np.uint64(4)) | (d & np.uint64(15))
-    return field
+    pan_bad[i] = wrong
+    field, _ = _shr(hi, lo, 17 - length)  # the digit before the check digit to nibble 15
+    return field & np.uint64(0xFFFFFFFFFFFF)
 
 
 @njit(cache=True, nogil=True)
@@ -96,19 +142,20 @@ def encode_blocks(pin_codes: np.ndarray, pan_codes: np.ndarray, fmt: int, fill: 
     """
     n = out.shape[0]
     pin_rows, pan_rows = pin_codes.shape[0], pan_codes.shape[0]
-    last = pin_codes.shape[1] - 1
     drawn = fill.shape[0] > 0
     for i in range(n):
         r = i if pin_rows > 1 else 0
-        length, worst = _scan(pin_codes, r)
+        length, wrong, digits, _ = _string(pin_codes, r)
         pin_lengths[i] = length
-        pin_bad[i] = worst > 9
-        word = (np.uint64(fmt & 15) << np.uint64(4)) | np.uint64(length & 15)
-        for k in range(14):
-            digit = (np.uint64(pin_codes[r, min(k, last)]) - np.uint64(48)) & np.uint64(15)
-            other = np.uint64(fill[i, k + 2]) if drawn else np.uint64(15)
-            d = digit if k < length else other
-            word = (word << np.uint64(4)) | d
+        pin_bad[i] = wrong
+        fill_bits = _FIELD_BITS  # all F
+        if drawn:
+            fill_bits = np.uint64(0)
+            for k in range(2, 16):
+                fill_bits = (fill_bits << np.uint64(4)) | np.uint64(fill[i, k] & 15)
+        pin_bits = _FIELD_BITS & ~(_FIELD_BITS >> np.uint64(4 * min(length, 14)))
+        word = ((np.uint64(fmt & 15) << np.uint64(60)) | (np.uint64(length & 15) << np.uint64(56))
+                | ((digits >> np.uint64(8)) & pin_bits) | (fill_bits & ~pin_bits & _FIELD_BITS))
         if pan_rows:
             word ^= _pan_field(pan_codes, i if pan_rows > 1 else 0, pan_lengths, pan_bad, i)
         for b in range(8):
@@ -256,39 +303,6 @@ def join(lead: np.ndarray, a: np.ndarray, a_start: np.ndarray, a_len: np.ndarray
             pos += 1
         for j in range(k):
             out[i, j] = (np.int64(nibbles[2 * j]) << 4) | np.int64(nibbles[2 * j + 1])
-
-
-@njit(cache=True, nogil=True)
-def decimalize(data: np.ndarray, out: np.ndarray) -> None:  # pragma: no cover - compiled
-    """The first out.shape[1] decimal nibbles of each row of bytes, left to right, then
-    (if too few) its nibbles A-F as 0-5, left to right (Visa's digit extraction).
-
-    Branch-free in the common case: every nibble is written and the position
-    advances only past decimal ones (a random nibble is a letter 6 times in 16,
-    which a branch would mispredict).
-    """
-    count = out.shape[1]
-    width = data.shape[1]
-    picked = np.empty(2 * width + 1, np.uint8)
-    for i in range(data.shape[0]):
-        k = 0
-        for j in range(width):
-            byte = np.int64(data[i, j])
-            high, low = byte >> 4, byte & 15
-            picked[k] = high
-            k += high < 10
-            picked[k] = low
-            k += low < 10
-        if k < count:  # rare: too few decimal digits, the letters follow as 0-5
-            for j in range(width):
-                byte = np.int64(data[i, j])
-                high, low = byte >> 4, byte & 15
-                picked[k] = high - 10
-                k += high >= 10
-                picked[k] = low - 10
-                k += low >= 10
-        for j in range(count):
-            out[i, j] = picked[j]
 
 
 @njit(cache=True, nogil=True)

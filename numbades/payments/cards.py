@@ -22,9 +22,17 @@ from typing import Any
 
 import numpy as np
 
-from . import _cipher, _kernels
-from ._digits import as_strings, decimalize, entries, join
-from .inputs import batch_size, digit_rows, fixed_digits, key_rows, refuse_rows, spread
+from . import _card_kernels, _cipher, _kernels
+from ._digits import as_strings, decimal, entries, packed
+from .inputs import (
+    batch_size,
+    codes,
+    digit_rows,
+    fixed_digits,
+    key_rows,
+    refuse_rows,
+    spread,
+)
 
 __all__ = [
     "cvv",
@@ -60,15 +68,14 @@ def cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any) -> np.ndarray:
     function with their service codes.
     """
     key = key_rows(cvk, "cvk", (16,))
-    pans, pan_len = digit_rows(pan, "pan", 1, 19)
-    exp = fixed_digits(expiry, "expiry", 4)
-    code = fixed_digits(service_code, "service_code", 3)
-    n = batch_size(cvk=key.shape[0], pan=pans.shape[0], expiry=exp.shape[0],
-                   service_code=code.shape[0])
-    blocks = join(n, 16, pans, 0, pan_len, exp, 4, code, 3)
+    fields = [(codes(pan, "pan"), "pan", 1, 19), (codes(expiry, "expiry"), "expiry", 4, 4),
+              (codes(service_code, "service_code"), "service_code", 3, 3)]
+    n = batch_size(cvk=key.shape[0], pan=fields[0][0].shape[0],
+                   expiry=fields[1][0].shape[0], service_code=fields[2][0].shape[0])
+    blocks, _ = packed(n, 16, _card_kernels.cvv_data, fields)
     # MAC algorithm 3 of the two blocks is E_A(E_A(b1) ^ b2), then D_B, then E_A
     result = _cipher.retail_mac(key, blocks, padding=1)
-    return as_strings(decimalize(result, 3))
+    return decimal(result, 3)
 
 
 def verify_cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any, value: Any) -> np.ndarray:
@@ -78,17 +85,16 @@ def verify_cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any, value: Any) -
     return (as_strings(expected) == got)
 
 
-def _pvv_digits(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
+def _pvv(pvk: Any, pvki: Any, pin: Any, pan: Any, as_text: bool) -> np.ndarray:
     key = key_rows(pvk, "pvk", _PVK_WIDTHS)
-    pans, pan_len = digit_rows(pan, "pan", 12, 19)
-    index = fixed_digits(pvki, "pvki", 1)
-    pins = fixed_digits(pin, "pin", 4)
-    n = batch_size(pvk=key.shape[0], pvki=index.shape[0], pin=pins.shape[0],
-                   pan=pans.shape[0])
+    fields = [(codes(pan, "pan"), "pan", 12, 19), (codes(pvki, "pvki"), "pvki", 1, 1),
+              (codes(pin, "pin"), "pin", 4, 4)]
+    n = batch_size(pvk=key.shape[0], pvki=fields[1][0].shape[0], pin=fields[2][0].shape[0],
+                   pan=fields[0][0].shape[0])
     # the transformed security parameter: the 11 PAN digits before the check digit,
     # the PVKI and the PIN
-    tsp = join(n, 8, pans, pan_len - 12, 11, index, 1, pins, 4)
-    return decimalize(_cipher.ecb(key, tsp), 4)
+    tsp, _ = packed(n, 8, _card_kernels.pvv_data, fields)
+    return decimal(_cipher.ecb(key, tsp), 4, as_text)
 
 
 def visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
@@ -100,12 +106,12 @@ def visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
     enciphered under the PVK; the first four decimal digits of the result
     (then A-F as 0-5 if fewer) are the PVV.
     """
-    return as_strings(_pvv_digits(pvk, pvki, pin, pan))
+    return _pvv(pvk, pvki, pin, pan, True)
 
 
 def verify_visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any, pvv: Any) -> np.ndarray:
     """(N,) bool: does each row's ``pvv`` (4 digits) match its PIN (see ``visa_pvv``)?"""
-    got = _pvv_digits(pvk, pvki, pin, pan)
+    got = _pvv(pvk, pvki, pin, pan, False)
     return (_expected(pvv, "pvv", 4, got.shape[0]) == got).all(axis=1)
 
 
@@ -140,17 +146,15 @@ def _enciphered(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: Any,
     table = _table(decimalization)
     pad = _pad_nibble(pan_pad)
     start = _count(pan_verify_offset, "pan_verify_offset", 0)
-    pans, pan_len = digit_rows(pan, "pan", 1, 19)
-    n = batch_size(pvk=key.shape[0], pan=pans.shape[0], **{other: n_other})
-    pan_len = np.broadcast_to(pan_len, (n,))
-    if pan_verify_length is None:
-        length = pan_len - start
-        short = length < 1
-    else:
-        length = np.full(n, _count(pan_verify_length, "pan_verify_length", 1), np.intp)
-        short = start + length > pan_len
+    pan_chars = codes(pan, "pan")
+    n = batch_size(pvk=key.shape[0], pan=pan_chars.shape[0], **{other: n_other})
+    fixed = None if pan_verify_length is None else \
+        _count(pan_verify_length, "pan_verify_length", 1)
+    data, lengths = packed(n, 8, _card_kernels.validation_data, [(pan_chars, "pan", 1, 19)],
+                           start, -1 if fixed is None else fixed, pad)
+    pan_len = lengths[0]
+    short = pan_len - start < 1 if fixed is None else start + fixed > pan_len
     refuse_rows(short, "pan_verify_offset and pan_verify_length must lie within the PAN")
-    data = join(n, 8, pans, start, np.minimum(length, 16), fill=pad)
     return _cipher.ecb(key, data), table
 
 

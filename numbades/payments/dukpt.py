@@ -125,11 +125,10 @@ def _transaction_words(ipek: np.ndarray, ksns: np.ndarray, counters: np.ndarray)
     """
     ones = _ones(counters)
     order = np.argsort(-ones.astype(np.int8), kind="stable")
-    words = _words(ipek)[order]
-    left, right = np.ascontiguousarray(words[:, 0]), np.ascontiguousarray(words[:, 1])
-    reg = np.ascontiguousarray(ksns[order, 2:10]).view(">u8").astype(np.uint64).reshape(-1)
-    reg &= ~np.uint64(_COUNTER_MASK)
-    rest = counters[order].astype(np.uint64)
+    n = order.size
+    left, right, reg, rest = (np.empty(n, np.uint64) for _ in range(4))
+    dukpt_steps.gather(np.ascontiguousarray(ipek), ksns, np.ascontiguousarray(counters, np.uint32),
+                       order, _COUNTER_MASK, left, right, reg, rest)
     active = np.bincount(ones, minlength=MAX_COUNTER_ONES + 1)[::-1].cumsum()[::-1]
     des_keys = np.empty(2 * left.size, np.uint64)
     blocks = np.empty_like(des_keys)
@@ -141,9 +140,8 @@ def _transaction_words(ipek: np.ndarray, ksns: np.ndarray, counters: np.ndarray)
         key_bytes = des_keys[:2 * m].view(np.uint8).reshape(-1, 8)  # big-endian key bytes
         out = DESArray(key_bytes).encrypt(blocks[:2 * m])
         dukpt_steps.step_outputs(left, right, out, m)
-    result = np.empty((left.size, 2), np.uint64)
-    result[order, 0] = left
-    result[order, 1] = right
+    result = np.empty((n, 2), np.uint64)
+    dukpt_steps.scatter(left, right, order, result)
     return result
 
 

@@ -1,12 +1,14 @@
-"""The glue of one DUKPT key generation step, fused into two small compiled loops.
+"""The glue of the DUKPT key generation steps, fused into small compiled loops.
 
 ``dukpt.py`` orders the rows by counter weight, so that the rows taking
 step j are the first m; ``step_inputs`` then picks each row's next counter
 bit (its highest bit not yet taken), sets it in the row's KSN register and
 lays out the 2m DES inputs (keys KL and KL ^ C0, blocks KR ^ R and
 KR ^ C0 ^ R), and after the DES call ``step_outputs`` forms the new key
-halves.  The DES itself is ``numbades.DESArray``; these loops only replace
-a dozen whole-array NumPy passes per step.  Keys and blocks are uint64
+halves; ``gather`` and ``scatter`` move the rows into that order (reading
+the IPEKs and KSN registers as big-endian words) and back.  The DES itself
+is ``numbades.DESArray``; these loops only replace a dozen whole-array
+NumPy passes per step.  Keys and blocks are uint64
 values read big-endian.
 """
 
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros
 
 _INLINED_SOURCES_SHA256 = "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"  # see tools/stamp_kernel_sources.py
 
@@ -41,12 +44,8 @@ def step_inputs(left: np.ndarray, right: np.ndarray, reg: np.ndarray, rest: np.n
     With ``keys_as_bytes`` (a little-endian host) the keys are stored byte-swapped, so that
     ``des_keys.view(np.uint8)`` holds them as big-endian bytes, the form ``DESArray`` keeps.
     """
-    one = np.uint64(1)
     for i in range(m):
-        x = rest[i]
-        for s in (1, 2, 4, 8, 16, 32):
-            x |= x >> np.uint64(s)
-        top = x ^ (x >> one)
+        top = np.uint64(1) << np.uint64(63 - leading_zeros(rest[i]))  # rest is never 0 here
         rest[i] ^= top
         r = reg[i] | top
         reg[i] = r
@@ -69,3 +68,37 @@ def step_outputs(left: np.ndarray, right: np.ndarray, out: np.ndarray,
         kr = right[i]
         right[i] = kr ^ out[i]
         left[i] = kr ^ C0 ^ out[m + i]
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _word(rows: np.ndarray, r: int, at: int) -> np.uint64:  # pragma: no cover - compiled
+    """rows[r, at:at + 8] as a big-endian word."""
+    word = np.uint64(0)
+    for b in range(8):
+        word = (word << np.uint64(8)) | np.uint64(rows[r, at + b])
+    return word
+
+
+@njit(cache=True, nogil=True)
+def gather(ipek: np.ndarray, ksns: np.ndarray, counters: np.ndarray, order: np.ndarray,
+           counter_mask: int, left: np.ndarray, right: np.ndarray, reg: np.ndarray,
+           rest: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Row i of the step state from row order[i] of the inputs: the IPEK's halves, the KSN
+    register (its rightmost 8 bytes, counter cleared) and the counter bits still to take."""
+    clear = ~np.uint64(counter_mask)
+    for i in range(order.shape[0]):
+        r = order[i]
+        left[i] = _word(ipek, r, 0)
+        right[i] = _word(ipek, r, 8)
+        reg[i] = _word(ksns, r, 2) & clear
+        rest[i] = np.uint64(counters[r])
+
+
+@njit(cache=True, nogil=True)
+def scatter(left: np.ndarray, right: np.ndarray, order: np.ndarray,
+            out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """out[order[i]] = (left[i], right[i]): the keys back in the rows' own order."""
+    for i in range(order.shape[0]):
+        r = order[i]
+        out[r, 0] = left[i]
+        out[r, 1] = right[i]

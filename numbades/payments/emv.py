@@ -24,9 +24,9 @@ from typing import Any
 
 import numpy as np
 
-from . import _cipher
-from ._digits import decimalize, join, odd_parity
-from .inputs import batch_size, byte_rows, digit_rows, fixed_digits, key_rows, spread
+from . import _card_kernels, _cipher
+from ._digits import decimal, join, odd_parity, packed
+from .inputs import batch_size, byte_rows, codes, digits_from, key_rows, spread
 
 __all__ = [
     "emv_arpc",
@@ -43,7 +43,7 @@ def _option_b_digits(pan: np.ndarray, pan_len: int, psn: np.ndarray) -> np.ndarr
     packed = join(1, (pan_len + 3) // 2, pan.reshape(1, -1), 0, pan_len, psn.reshape(1, -1), 2,
                   lead=pan_len % 2)
     digest = hashlib.sha1(packed.tobytes()).digest()
-    return decimalize(np.frombuffer(digest, np.uint8).reshape(1, -1), 16)[0]
+    return decimal(np.frombuffer(digest, np.uint8).reshape(1, -1), 16, as_text=False)[0]
 
 
 def emv_icc_master_key(issuer_mk: Any, pan: Any, psn: Any = "00", option: str = "A"
@@ -60,21 +60,20 @@ def emv_icc_master_key(issuer_mk: Any, pan: Any, psn: Any = "00", option: str = 
     if option not in ("A", "B"):
         raise ValueError(f"option must be 'A' or 'B', got {option!r}")
     key = key_rows(issuer_mk, "issuer_mk", (16,))
-    pans, pan_len = digit_rows(pan, "pan", 1, 19)
-    psns = fixed_digits(psn, "psn", 2)
-    n = batch_size(issuer_mk=key.shape[0], pan=pans.shape[0], psn=psns.shape[0])
-    # Y: the rightmost 16 digits of PAN || PSN, zeros on the left
-    dropped = np.maximum(pan_len + 2 - 16, 0)
-    block = join(n, 8, pans, dropped, pan_len - dropped, psns, 2,
-                 lead=np.maximum(16 - pan_len - 2, 0))
-    if option == "B":
-        for r in np.flatnonzero(np.broadcast_to(pan_len, (n,)) > 16):
+    fields = [(codes(pan, "pan"), "pan", 1, 19), (codes(psn, "psn"), "psn", 2, 2)]
+    n = batch_size(issuer_mk=key.shape[0], pan=fields[0][0].shape[0],
+                   psn=fields[1][0].shape[0])
+    # Y (the rightmost 16 digits of PAN || PSN, zeros on the left), then Y inverted
+    data, lengths = packed(n, 16, _card_kernels.icc_data, fields)
+    long_rows = np.flatnonzero(lengths[0] > 16) if option == "B" else ()
+    if len(long_rows):
+        pans, pan_len = digits_from(fields[0][0], "pan", 1, 19)
+        psns, _ = digits_from(fields[1][0], "psn", 2, 2)
+        for r in long_rows:
             rp, rs = (r if pans.shape[0] > 1 else 0), (r if psns.shape[0] > 1 else 0)
             y = _option_b_digits(pans[rp], int(pan_len[rp]), psns[rs])
-            block[r] = join(1, 8, y.reshape(1, -1), 0, 16)[0]
-    data = np.empty((n, 16), np.uint8)
-    data[:, :8] = block
-    np.invert(block, out=data[:, 8:])
+            data[r, :8] = join(1, 8, y.reshape(1, -1), 0, 16)[0]
+            data[r, 8:] = ~data[r, :8]
     return odd_parity(_cipher.ecb(key, data))
 
 

@@ -139,8 +139,21 @@ def check_digits(lengths: np.ndarray, bad: np.ndarray, name: str, min_len: int,
     """Refuse (``ValueError`` naming the rows) lengths outside min_len..max_len, then rows
     holding anything but the digits 0-9 (``bad``)."""
     want = f"{min_len}" if min_len == max_len else f"{min_len} to {max_len}"
-    refuse_rows((lengths < min_len) | (lengths > max_len), f"{name} must be {want} digits")
+    if lengths.size and (lengths.min() < min_len or lengths.max() > max_len):  # two reductions
+        refuse_rows((lengths < min_len) | (lengths > max_len), f"{name} must be {want} digits")
     refuse_rows(bad, f"{name} must hold only the digits 0-9")
+
+
+def check_read(chars: np.ndarray, lengths: np.ndarray, bad: np.ndarray, name: str,
+               min_len: int, max_len: int) -> None:
+    """``check_digits`` of what a kernel read from ``chars`` (1 or N rows): a one-row
+    argument, which served every row, is named as row 0.  In an empty batch no kernel
+    ran: the argument itself is checked."""
+    rows = chars.shape[0]
+    if rows and lengths.size:
+        check_digits(lengths[:rows], bad[:rows], name, min_len, max_len)
+    elif rows:
+        digits_from(chars, name, min_len, max_len)
 
 
 def digit_rows(values: Any, name: str, min_len: int, max_len: int

@@ -49,19 +49,8 @@ def _pan(pan: Any, fmt: int) -> np.ndarray:
     return inputs.codes(pan, "pan")
 
 
-def _check(chars: np.ndarray, lengths: np.ndarray, bad: np.ndarray, name: str, low: int,
-           high: int) -> None:
-    """Check what a kernel read from ``chars`` (1 or N rows): a one-row argument, which
-    served every row, is named as row 0."""
-    rows = chars.shape[0]
-    if rows and lengths.size:
-        inputs.check_digits(lengths[:rows], bad[:rows], name, low, high)
-    elif rows:  # an empty batch: no kernel ran, so check the argument itself
-        inputs.digits_from(chars, name, low, high)
-
-
 def _check_pan(pan: np.ndarray, lengths: np.ndarray, bad: np.ndarray) -> None:
-    _check(pan, lengths, bad, "pan", _PAN_MIN, _PAN_MAX)
+    inputs.check_read(pan, lengths, bad, "pan", _PAN_MIN, _PAN_MAX)
 
 
 def _check_now(chars: np.ndarray) -> np.ndarray:
@@ -104,7 +93,7 @@ def _encode(pins: np.ndarray, pan: np.ndarray, fmt: int, n: int) -> np.ndarray:
     if n:
         _kernels.encode_blocks(pins, pan, fmt, fill, out, pin_len, pin_bad, pan_len, pan_bad)
     _check_pan(pan, pan_len, pan_bad)
-    _check(pins, pin_len, pin_bad, "pin", _PIN_MIN, _PIN_MAX)
+    inputs.check_read(pins, pin_len, pin_bad, "pin", _PIN_MIN, _PIN_MAX)
     return out
 
 

@@ -1,0 +1,186 @@
+"""The compiled digit work of the card and EMV functions: characters in, cipher blocks out.
+
+Each card function (CVV, Visa PVV, IBM 3624, the EMV ICC master key) packs
+a few digit fields into one or two cipher blocks, and CVV and PVV pick
+decimal digits out of the cipher's result.  These kernels do each side in
+one pass per row, straight from the characters of NumPy ``U``/``S`` arrays
+(uint32 / uint8 codes, NUL-padded): the strings are scanned (length, a
+non-digit flag, written for the caller to check before any cipher runs) and
+their digits placed as nibbles of 64-bit words at fixed positions, with
+masks instead of branches, so that rows of random lengths cost the same.
+Argument arrays have N rows or one (serving every row).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+from numba.cpython.unsafe.numbers import leading_zeros
+
+from ._kernels import _ALL, _shr, _string, _top
+
+_INLINED_SOURCES_SHA256 = "79cfd20feace428b119acd39f0eceed4eb1988d515ddc48df865597ed2a3bd89"  # see tools/stamp_kernel_sources.py
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _read(codes: np.ndarray, i: int, field: int, lengths: np.ndarray,
+          bad: np.ndarray) -> tuple:  # pragma: no cover - compiled
+    """(length, hi, lo) of the row of ``codes`` serving row i (see ``_string``); its length
+    and bad flag written to lengths/bad[field, i]."""
+    length, wrong, hi, lo = _string(codes, i if codes.shape[0] > 1 else 0)
+    lengths[field, i] = length
+    bad[field, i] = wrong
+    return length, hi, lo
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _store(out: np.ndarray, i: int, col: int, word: np.uint64) -> None:  # pragma: no cover
+    """A word as 8 big-endian bytes at out[i, col:col + 8]."""
+    for b in range(8):
+        out[i, col + b] = np.uint8((word >> np.uint64(56 - 8 * b)) & np.uint64(0xFF))
+
+
+@njit(cache=True, nogil=True)
+def cvv_data(pan: np.ndarray, expiry: np.ndarray, service: np.ndarray, out: np.ndarray,
+             lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
+    """CVV input (N, 16): PAN || expiry (4) || service code (3) || zeros, 32 nibbles."""
+    for i in range(out.shape[0]):
+        length, hi, lo = _read(pan, i, 0, lengths, bad)
+        _, e, _ = _read(expiry, i, 1, lengths, bad)
+        _, c, _ = _read(service, i, 2, lengths, bad)
+        tail = _top(e, 4) | (_top(c, 3) >> np.uint64(16))  # expiry || service code
+        t_hi, t_lo = _shr(tail, np.uint64(0), length)
+        _store(out, i, 0, hi | t_hi)
+        _store(out, i, 8, lo | t_lo)
+
+
+@njit(cache=True, nogil=True)
+def pvv_data(pan: np.ndarray, pvki: np.ndarray, pin: np.ndarray, out: np.ndarray,
+             lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Visa PVV input (N, 8): the 11 PAN digits before the check digit, PVKI, 4 PIN digits."""
+    for i in range(out.shape[0]):
+        length, hi, lo = _read(pan, i, 0, lengths, bad)
+        _, k, _ = _read(pvki, i, 1, lengths, bad)
+        _, p, _ = _read(pin, i, 2, lengths, bad)
+        digits, _ = _shr(hi, lo, 12 - length)  # the 11 digits first, the check digit next
+        _store(out, i, 0, _top(digits, 11) | (_top(k, 1) >> np.uint64(44))
+               | (_top(p, 4) >> np.uint64(48)))
+
+
+@njit(cache=True, nogil=True)
+def validation_data(pan: np.ndarray, out: np.ndarray, lengths: np.ndarray, bad: np.ndarray,
+                    start: int, count: int, pad: int) -> None:  # pragma: no cover
+    """IBM 3624 validation data (N, 8): min(count, 16) PAN digits from ``start``, then the
+    nibble ``pad`` to 16.  ``count``: the digits to take, or -1 for "to the PAN's end".
+    The caller refuses rows where that leaves the PAN."""
+    pads = np.uint64(pad & 15) * np.uint64(0x1111111111111111)
+    for i in range(out.shape[0]):
+        length, hi, lo = _read(pan, i, 0, lengths, bad)
+        taken = max(min(length - start if count < 0 else count, 16), 1)
+        digits = _top(_shr(hi, lo, -start)[0], taken)
+        _store(out, i, 0, digits | (pads & ~_top(_ALL, taken)))
+
+
+@njit(cache=True, nogil=True)
+def icc_data(pan: np.ndarray, psn: np.ndarray, out: np.ndarray, lengths: np.ndarray,
+             bad: np.ndarray) -> None:  # pragma: no cover - compiled
+    """EMV option A input (N, 16): Y, the rightmost 16 digits of PAN || PSN (2), zeros on the
+    left, then Y with every bit inverted."""
+    for i in range(out.shape[0]):
+        length, hi, lo = _read(pan, i, 0, lengths, bad)
+        _, s, _ = _read(psn, i, 1, lengths, bad)
+        s_hi, s_lo = _shr(_top(s, 2), np.uint64(0), length)  # PAN || PSN
+        y, _ = _shr(hi | s_hi, lo | s_lo, 14 - length)  # its last digit to nibble 15
+        _store(out, i, 0, y)
+        _store(out, i, 8, ~y)
+
+
+_ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
+
+
+@njit(cache=True, nogil=True)
+def _decimal_slow(data: np.ndarray, i: int, count: int) -> np.uint64:  # pragma: no cover
+    """Row i's first ``count`` decimal nibbles, then its letters as 0-5 if too few:
+    digit r in bits 4r..4r+3.  Eight bytes at a time: one flag bit per decimal (or
+    letter) nibble, the leftmost taken with a leading-zero count."""
+    width = data.shape[1]
+    one = np.uint64(1)
+    digits = np.uint64(0)
+    taken = 0
+    for letters in range(2):
+        for first in range(0, width, 8):
+            size = min(8, width - first)
+            word = np.uint64(0)
+            for b in range(size):
+                word = (word << np.uint64(8)) | np.uint64(data[i, first + b])
+            word <<= np.uint64(8 * (8 - size) & 63) if size < 8 else np.uint64(0)
+            high = (word >> np.uint64(3)) & ((word >> np.uint64(2)) | (word >> one)) & _ONES
+            flags = high if letters else ~high & _ONES
+            flags &= _top(_ALL, 2 * size)
+            while taken < count and flags:
+                at = np.uint64(63 - leading_zeros(flags))  # the leftmost flagged nibble
+                digits |= (((word >> at) & np.uint64(15)) - np.uint64(10 * letters)) \
+                    << np.uint64(4 * taken)
+                taken += 1
+                flags ^= one << at
+        if taken >= count:
+            break
+    return digits
+
+
+def _byte_tables() -> tuple[np.ndarray, np.ndarray]:
+    """For each byte: how many of its two nibbles are decimal, and those nibbles packed."""
+    high, low = np.arange(256) >> 4, np.arange(256) & 15
+    count = (high < 10).astype(np.uint8) + (low < 10)
+    packed = np.where((high < 10) & (low < 10), (high << 4) | low,
+                      np.where(high < 10, high, np.where(low < 10, low, 0)))
+    return count.astype(np.uint8), packed.astype(np.uint8)
+
+
+_DECIMALS, _PACKED = _byte_tables()
+
+
+@njit(cache=True, nogil=True)
+def decimal_codes(data: np.ndarray, base: int, out: np.ndarray) -> None:  # pragma: no cover
+    """Visa's digit extraction: the first out.shape[1] (at most 16) decimal nibbles of each
+    row of bytes, left to right, then if too few its nibbles A-F as 0-5; written as
+    ``base + digit`` (48 for the character codes of a ``U`` array, 0 for digit values).
+
+    Rows of up to 8 bytes go a byte at a time through two 256-entry tables
+    (the byte's decimal nibbles and their count) into one word; a longer row,
+    or one with too few decimal nibbles (rare), takes ``_decimal_slow``.
+    """
+    count = out.shape[1]
+    short = data.shape[1] <= 8
+    for i in range(data.shape[0]):
+        packed = np.uint64(0)
+        total = 0
+        if short:
+            for j in range(data.shape[1]):
+                byte = data[i, j]
+                found = np.int64(_DECIMALS[byte])
+                packed = (packed << np.uint64(4 * found)) | np.uint64(_PACKED[byte])
+                total += found
+        if short and total >= count:
+            first = packed >> np.uint64(4 * (total - count))  # the first `count`, digit 0 on top
+            for r in range(count):
+                out[i, r] = np.uint64(base) + ((first >> np.uint64(4 * (count - 1 - r)))
+                                               & np.uint64(15))
+        else:
+            digits = _decimal_slow(data, i, count)
+            for r in range(count):
+                out[i, r] = np.uint64(base) + ((digits >> np.uint64(4 * r)) & np.uint64(15))
+
+
+@njit(cache=True, nogil=True)
+def odd_parity(keys: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Set the low bit of every byte of ``keys`` (any shape, C-contiguous) so that the byte
+    has odd parity, in place."""
+    flat = keys.reshape(-1)
+    for i in range(flat.size):
+        b = np.uint32(flat[i])
+        x = b >> 1
+        x ^= x >> 4
+        x ^= x >> 2
+        x ^= x >> 1
+        flat[i] = np.uint8((b & 0xFE) | ((x & 1) ^ 1))
