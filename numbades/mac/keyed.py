@@ -60,7 +60,8 @@ class _Keyed:
     def _chunks(n: int, width: int, fill: Fill, ivs: np.ndarray, last, scratch: bool
                 ) -> np.ndarray:
         """``tags`` with ``last`` (``_last``'s arguments) for each chunk; ``scratch``: whether
-        ``last`` needs an output buffer (the bitslice kernel does not)."""
+        ``last`` needs an output buffer (the bitslice kernel does not: its ``out`` is then the
+        chunk's (rows,) words of the result, which it may fill and return)."""
         result = np.empty(n, np.uint64)
         if n == 0 or width == 0:
             result[:] = ivs
@@ -73,8 +74,11 @@ class _Keyed:
             for start in range(0, n, per):
                 stop = min(n, start + per)
                 blocks = fill(start, stop, None if buf is None else buf[: stop - start])
-                result[start:stop] = last(start, stop, blocks, ivs[start:stop],
-                                          None if out is None else out[: stop - start])
+                dest = result[start:stop]
+                words = last(start, stop, blocks, ivs[start:stop],
+                             dest if out is None else out[: stop - start])
+                if words is not dest:
+                    dest[:] = words
         return result.view(np.uint8).reshape(n, 8)
 
     def _last(self, start: int, stop: int, blocks: np.ndarray, ivs: np.ndarray,
@@ -125,7 +129,7 @@ class OneKey(_Keyed):
         planes = self.planes()
 
         def last(start, stop, blocks, ivs, out) -> np.ndarray:
-            return cbc_mac(blocks, ivs, planes, last_xor=last_xor, final=final)
+            return cbc_mac(blocks, ivs, planes, last_xor=last_xor, final=final, out=out)
 
         return self._chunks(n, width, fill, ivs, last, scratch=False)
 
@@ -197,9 +201,11 @@ def retail_lanes(key_rows: np.ndarray, n: int, width: int, fill: Fill) -> np.nda
     final = ((1, True), (2 if words.shape[1] == 3 else 0, False))
 
     def last(start, stop, blocks, ivs, out) -> np.ndarray:
-        return cbc_mac_lanes(blocks, ivs, words[start:stop], chain=((0, False),), final=final)
+        return cbc_mac_lanes(blocks, ivs, words[start:stop], chain=((0, False),), final=final,
+                             out=out)
 
-    return _Keyed._chunks(n, width, fill, np.zeros(n, np.uint64), last, scratch=False)
+    zero_ivs = np.broadcast_to(np.uint64(0), (n,))  # one word for every row (cbc_mac)
+    return _Keyed._chunks(n, width, fill, zero_ivs, last, scratch=False)
 
 
 def cipher_for(key: bytes) -> DES | TripleDES:

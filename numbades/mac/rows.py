@@ -14,8 +14,9 @@ from .keyed import Fill, Keyed, OneKey, key_array, retail_lanes, retail_lanes_se
 
 
 def _ivs(iv: bytes, n: int) -> np.ndarray:
-    """One IV for n rows, as raw native words (``keyed.tags``'s form)."""
-    return np.full(n, np.frombuffer(iv, np.uint64)[0], dtype=np.uint64)
+    """One IV for n rows, as raw native words (``keyed.tags``'s form): a read-only broadcast
+    view of one word, which the CBC-MAC kernel reads once."""
+    return np.broadcast_to(np.frombuffer(iv, np.uint64)[0], (n,))
 
 
 def _padded(rows: np.ndarray, padding: int) -> tuple[int, Fill]:

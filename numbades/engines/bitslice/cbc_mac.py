@@ -27,7 +27,7 @@ from numba.extending import intrinsic
 
 from ...des.keybits import passes
 from ..jit import always_inline, arrays_do_not_overlap, inline
-from .cpu.simd import LANES_PER_VECTOR, load, store, vector
+from .cpu.simd import LANES_PER_VECTOR, load, store, vector, xor
 from .cpu.target import AVX512
 from .cpu.vector_width import prefer_wide_vectors
 from .lane_keys import key_table, lane_key_bit, load_key_planes
@@ -120,8 +120,9 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, t
     always_inline()
     prefer_wide_vectors()
     col = tiles[0]
+    iv_step = 0 if ivs.shape[0] == 1 else 1  # one IV for every message, or one each
     for b in range(count):
-        col[b] = ivs[m0 + b]
+        col[b] = ivs[(m0 + b) * iv_step]
     words_to_work(col, 0, buf, PLAIN_ROWS, rows, work)
     first = np.uint64(m0) * stride
     row_words = int(stride)
@@ -144,9 +145,7 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, t
             for b in range(count):
                 tiles[tn - 1, b] ^= last_xor
         for q in range(tn):
-            words_to_work(tiles[q], 0, buf, PLAIN_ROWS, rows, tmp)
-            for i in range(BLOCKS):
-                work[i] ^= tmp[i]
+            _mix_column(tiles[q], buf, rows, tmp, work)
             ahead = next_pass(flat, flat, (m0 + BLOCKS) * row_words + (j0 + q) * BLOCKS)
             crypt(work, keys, ahead)
     if finish:
@@ -154,6 +153,20 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, t
     work_to_words(work, rows, buf, PLAIN_ROWS, col, 0, None, 0)
     for b in range(count):
         out[m0 + b] = col[b]
+
+
+@numba.njit(nogil=True, cache=True)
+def _mix_column(column, buf, rows, tmp, work) -> None:
+    """work ^= IP(planes of ``column``'s BLOCKS words): a block of each message into the state.
+
+    Compiled on its own, as ``lane_rounds._fused_ecb_pass``: inlined into the
+    group loop, LLVM optimises the transposes worse.
+    """
+    prefer_wide_vectors()
+    arrays_do_not_overlap()
+    words_to_work(column, 0, buf, PLAIN_ROWS, rows, tmp)
+    for i in range(0, BLOCKS, LANES_PER_VECTOR):
+        store(work, i, xor(load(work, i), load(tmp, i)))
 
 
 @inline
@@ -240,42 +253,53 @@ def _read_only(a: np.ndarray) -> np.ndarray:
     return view
 
 
-def _run(kernel, blocks: np.ndarray, iv_words: np.ndarray, used: int | None,
-         *keys) -> np.ndarray:
+def _iv_words(iv_words: np.ndarray) -> np.ndarray:
+    """The kernels' IVs: one word for every message when they are all one (a broadcast
+    view, stride 0), else one per message."""
+    ivs = np.asarray(iv_words, dtype=np.uint64)
+    if ivs.ndim == 1 and ivs.shape[0] > 1 and ivs.strides[0] == 0:
+        return _read_only(ivs[:1].copy())
+    return _read_only(np.ascontiguousarray(ivs))
+
+
+def _run(kernel, blocks: np.ndarray, iv_words: np.ndarray, used: int | None, out, *keys
+         ) -> np.ndarray:
     n = blocks.shape[0]
     src = np.ascontiguousarray(blocks).view(np.uint64).reshape(n, -1)
-    out = np.empty(n, np.uint64)
+    out = np.empty(n, np.uint64) if out is None else out
     used = src.shape[1] if used is None else int(used)
     if n == 0 or used == 0:
         out[:] = iv_words
         return out
-    kernel(_read_only(src), used, _read_only(np.ascontiguousarray(iv_words, dtype=np.uint64)),
-           *keys, BSWAP_XOR if _SWAP else 0, out)
+    kernel(_read_only(src), used, _iv_words(iv_words), *keys, BSWAP_XOR if _SWAP else 0, out)
     return out
 
 
 def cbc_mac(blocks: np.ndarray, iv_words: np.ndarray, kplanes: np.ndarray,
             used: int | None = None, *, last_xor: int = 0,
-            final: np.ndarray | None = None) -> np.ndarray:
+            final: np.ndarray | None = None, out: np.ndarray | None = None) -> np.ndarray:
     """(N, L) uint8 whole blocks (C-contiguous) -> (N,) uint64: each row's last CBC block.
 
     ``used``: chain only the first ``used`` blocks of each row (default all;
     0 gives back the IVs).
     ``iv_words`` and the result are raw words: each (N,) uint64 element holds
     a block's 8 bytes as they lie in memory (native byte order), so
-    ``result.view(np.uint8).reshape(N, 8)`` are the blocks' bytes.
+    ``result.view(np.uint8).reshape(N, 8)`` are the blocks' bytes; IVs all
+    one word may come as a broadcast view (``np.broadcast_to``), which the
+    kernel reads as one word.  ``out``: an (N,) uint64 C-contiguous array for
+    the result (default a new one).
     ``kplanes``: the bitslice engine's key form for encryption (DES or EDE).
     ``last_xor``: a raw word XORed into block ``used - 1`` before it is
     chained (CMAC's subkey); ``final``: key planes (the same form) run on
     each chaining value at the end (the retail MAC's last two steps).
     """
     final = _NO_FINAL if final is None else np.ascontiguousarray(final, dtype=np.uint64)
-    return _run(_cbc_mac, blocks, iv_words, used, kplanes, np.uint64(last_xor), final)
+    return _run(_cbc_mac, blocks, iv_words, used, out, kplanes, np.uint64(last_xor), final)
 
 
 def cbc_mac_lanes(blocks: np.ndarray, iv_words: np.ndarray, key_words: np.ndarray,
                   used: int | None = None, *, chain: tuple | None = None,
-                  final: tuple = ()) -> np.ndarray:
+                  final: tuple = (), out: np.ndarray | None = None) -> np.ndarray:
     """``cbc_mac`` with row i under key i: ``key_words`` (N, 1) DES or (N, 3) EDE key values
     (K1, K2, K3, each a block value), as ``DESArray``/``TripleDESArray`` hold them.
 
@@ -286,5 +310,5 @@ def cbc_mac_lanes(blocks: np.ndarray, iv_words: np.ndarray, key_words: np.ndarra
     """
     words = _read_only(np.ascontiguousarray(key_words, dtype=np.uint64))
     chain = passes(words.shape[1], False) if chain is None else chain
-    return _run(_cbc_mac_lanes, blocks, iv_words, used, words, key_table(chain),
+    return _run(_cbc_mac_lanes, blocks, iv_words, used, out, words, key_table(chain),
                 key_table(final) if final else _NO_FINAL_TABLE)
