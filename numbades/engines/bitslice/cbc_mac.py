@@ -27,6 +27,7 @@ from numba.extending import intrinsic
 
 from ...des.keybits import passes
 from ..jit import always_inline, arrays_do_not_overlap, inline
+from . import threads
 from .cpu.simd import LANES_PER_VECTOR, load, store, vector, xor
 from .cpu.target import AVX512
 from .cpu.vector_width import prefer_wide_vectors
@@ -37,7 +38,7 @@ from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .rounds import lane_vector_rounds
 from .rounds.lane_rounds import crypt_work, rounds_on
 
-_INLINED_SOURCES_SHA256 = "0af116de0082fdff5e299001abaadf5c0af0998df626458619e1c728749b4640"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "29a410e89d4e2a8f34df1071ad47fcfb0d51f30e5ab954f0dfe4ec40687031bc"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.
@@ -101,6 +102,31 @@ def _transpose8(flat, at, stride, tflat, b0) -> None:
     store(tflat, 7 * BLOCKS + b0, r7)
 
 
+@numba.njit(nogil=True, cache=True)
+def _gather(flat, at, stride, tn, count, tiles) -> None:
+    """tiles[q, b] = flat[at + b * stride + q] for q < tn, b < count: ``tn`` block positions of
+    ``count`` messages, each position into its own column.
+
+    With AVX-512 and whole tiles, 8 x 8 words at a time in registers.
+    Compiled on its own, as ``_mix_column``.
+    """
+    prefer_wide_vectors()
+    arrays_do_not_overlap()
+    b = 0
+    if LANES_PER_VECTOR == TILE and tn == TILE:  # 8 x 8 words at a time, in registers
+        tflat = tiles.reshape(TILE * BLOCKS)
+        row_words = int(stride)
+        while b + TILE <= count:
+            _transpose8(flat, int(at), row_words, tflat, b)
+            at += stride * np.uint64(TILE)
+            b += TILE
+    while b < count:
+        for q in range(tn):
+            tiles[q, b] = flat[at + np.uint64(q)]
+        at += stride
+        b += 1
+
+
 @inline
 def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, tmp, out,
            crypt, keys, last_xor, final, finish) -> None:
@@ -112,7 +138,8 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, t
     MAC's DES^-1 under K' and DES under K) before it leaves the bit planes.
 
     Block positions are gathered TILE at a time down the group's rows (one
-    cache line of each message), each position into its own aligned column.
+    cache line of each message), each position into its own aligned column
+    (``_gather``).
     The rounds of block j fetch the j-th pass's worth of the next group's
     words, so the whole next group is in cache when its gather starts.
     ``crypt(work, keys, ahead)`` runs the rounds on the work array.
@@ -128,19 +155,7 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, t
     row_words = int(stride)
     for j0 in range(0, nblocks, TILE):
         tn = min(TILE, nblocks - j0)
-        at = first + np.uint64(j0)
-        b = 0
-        if LANES_PER_VECTOR == TILE and tn == TILE:  # 8 x 8 words at a time, in registers
-            tflat = tiles.reshape(TILE * BLOCKS)
-            while b + TILE <= count:
-                _transpose8(flat, int(at), row_words, tflat, b)
-                at += stride * np.uint64(TILE)
-                b += TILE
-        while b < count:
-            for q in range(tn):
-                tiles[q, b] = flat[at + np.uint64(q)]
-            at += stride
-            b += 1
+        _gather(flat, first + np.uint64(j0), stride, tn, count, tiles)
         if last_xor != 0 and j0 + tn == nblocks:
             for b in range(count):
                 tiles[tn - 1, b] ^= last_xor
@@ -262,16 +277,28 @@ def _iv_words(iv_words: np.ndarray) -> np.ndarray:
     return _read_only(np.ascontiguousarray(ivs))
 
 
-def _run(kernel, blocks: np.ndarray, iv_words: np.ndarray, used: int | None, out, *keys
-         ) -> np.ndarray:
+def _run(kernel, blocks: np.ndarray, iv_words: np.ndarray, used: int | None, out,
+         row_keys: np.ndarray | None, *keys) -> np.ndarray:
+    """``kernel`` over the rows, on Numba's threads (``threads``: whole groups of BLOCKS
+    messages each, at least ``threads.MIN_PASSES_PER_THREAD`` block passes); ``row_keys``
+    (a key per row, split with the rows) goes before ``keys``."""
     n = blocks.shape[0]
-    src = np.ascontiguousarray(blocks).view(np.uint64).reshape(n, -1)
+    src = _read_only(np.ascontiguousarray(blocks).view(np.uint64).reshape(n, -1))
     out = np.empty(n, np.uint64) if out is None else out
     used = src.shape[1] if used is None else int(used)
     if n == 0 or used == 0:
         out[:] = iv_words
         return out
-    kernel(_read_only(src), used, _iv_words(iv_words), *keys, BSWAP_XOR if _SWAP else 0, out)
+    ivs = _iv_words(iv_words)
+    xor = BSWAP_XOR if _SWAP else 0
+
+    def part(start: int, stop: int) -> None:
+        iv = ivs if ivs.shape[0] == 1 else ivs[start:stop]
+        mine = () if row_keys is None else (row_keys[start:stop],)
+        kernel(src[start:stop], used, iv, *mine, *keys, xor, out[start:stop])
+
+    passes = min(used, src.shape[1]) + 2  # block passes per group, the final steps about two
+    threads.run(part, threads.split(n, BLOCKS, -(-threads.MIN_PASSES_PER_THREAD // passes)))
     return out
 
 
@@ -294,7 +321,7 @@ def cbc_mac(blocks: np.ndarray, iv_words: np.ndarray, kplanes: np.ndarray,
     each chaining value at the end (the retail MAC's last two steps).
     """
     final = _NO_FINAL if final is None else np.ascontiguousarray(final, dtype=np.uint64)
-    return _run(_cbc_mac, blocks, iv_words, used, out, kplanes, np.uint64(last_xor), final)
+    return _run(_cbc_mac, blocks, iv_words, used, out, None, kplanes, np.uint64(last_xor), final)
 
 
 def cbc_mac_lanes(blocks: np.ndarray, iv_words: np.ndarray, key_words: np.ndarray,
