@@ -98,8 +98,9 @@ def retail(key: Any, data: Any, *, padding: int = 1, length: int = 8) -> Tags:
     if one is not None:
         if m.ndim == 1:
             return MAC("retail", one, padding=padding, length=length).update(m).digest()
-        parts = [OneKey(DES(k)) for k in (one[:8], one[8:16], one[16:] or one[:8])]
-        return _tags(rows.retail(*parts, m, padding), length)
+        chain = OneKey(DES(one[:8]))
+        outer = OneKey(DES(one[16:])) if len(one) == 24 else chain
+        return _tags(rows.retail(chain, OneKey(DES(one[8:16])), outer, m, padding), length)
     return _tags(rows.retail_key_rows(key_rows, m, padding), length)
 
 
