@@ -28,17 +28,23 @@ from numba.extending import intrinsic
 from ...des.keybits import passes
 from ..jit import always_inline, arrays_do_not_overlap, inline
 from . import threads
-from .cpu.simd import LANES_PER_VECTOR, load, store, vector, xor
+from .cpu.simd import LANES_PER_VECTOR, load, store, vector
 from .cpu.target import AVX512
 from .cpu.vector_width import prefer_wide_vectors
 from .lane_keys import key_table, lane_key_bit, load_key_planes
 from .layout.prefetch import next_pass
-from .layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
+from .layout.simd_passes import (
+    PLAIN_ROWS,
+    words_to_work,
+    words_xor_work,
+    work_rows,
+    work_to_words,
+)
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .rounds import lane_vector_rounds
 from .rounds.lane_rounds import crypt_work, rounds_on
 
-_INLINED_SOURCES_SHA256 = "29a410e89d4e2a8f34df1071ad47fcfb0d51f30e5ab954f0dfe4ec40687031bc"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "7889f19dacd7177791ef4ec3de705821e74dd4bbd71a49896235854e87868f4a"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.
@@ -128,7 +134,7 @@ def _gather(flat, at, stride, tn, count, tiles) -> None:
 
 
 @inline
-def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, tmp, out,
+def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, out,
            crypt, keys, last_xor, final, finish) -> None:
     """Messages m0 .. m0+count-1 (count <= BLOCKS): their chaining value after nblocks blocks.
 
@@ -160,7 +166,7 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, t
             for b in range(count):
                 tiles[tn - 1, b] ^= last_xor
         for q in range(tn):
-            _mix_column(tiles[q], buf, rows, tmp, work)
+            _mix_column(tiles[q], buf, rows, work)
             ahead = next_pass(flat, flat, (m0 + BLOCKS) * row_words + (j0 + q) * BLOCKS)
             crypt(work, keys, ahead)
     if finish:
@@ -171,27 +177,26 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, t
 
 
 @numba.njit(nogil=True, cache=True)
-def _mix_column(column, buf, rows, tmp, work) -> None:
-    """work ^= IP(planes of ``column``'s BLOCKS words): a block of each message into the state.
+def _mix_column(column, buf, rows, work) -> None:
+    """work ^= IP(planes of ``column``'s BLOCKS words): a block of each message into the state,
+    XORed in as the transpose stores it (``simd_passes.words_xor_work``).
 
     Compiled on its own, as ``lane_rounds._fused_ecb_pass``: inlined into the
     group loop, LLVM optimises the transposes worse.
     """
     prefer_wide_vectors()
     arrays_do_not_overlap()
-    words_to_work(column, 0, buf, PLAIN_ROWS, rows, tmp)
-    for i in range(0, BLOCKS, LANES_PER_VECTOR):
-        store(work, i, xor(load(work, i), load(tmp, i)))
+    words_xor_work(column, 0, buf, PLAIN_ROWS, rows, work)
 
 
 @inline
 def _scratch():
-    """(tiles, buf, work, tmp) of ``_group``; the tiles zeroed (lanes past a short group)."""
+    """(tiles, buf, work) of ``_group``; the tiles zeroed (lanes past a short group)."""
     always_inline()
     prefer_wide_vectors()
     tiles = aligned_words(TILE * BLOCKS).reshape(TILE, BLOCKS)
     tiles[:] = 0
-    return tiles, aligned_words(BLOCKS), new_work(), new_work()
+    return tiles, aligned_words(BLOCKS), new_work()
 
 
 @numba.njit(nogil=True, cache=True)
@@ -202,11 +207,11 @@ def _cbc_mac(src2d, used, ivs, kplanes, last_xor, final, xor, out) -> None:
     arrays_do_not_overlap()
     m, row_words = src2d.shape
     rows = work_rows(xor)
-    tiles, buf, work, tmp = _scratch()
+    tiles, buf, work = _scratch()
     flat = src2d.reshape(src2d.size)
     for m0 in range(0, m, BLOCKS):
         _group(flat, np.uint64(row_words), min(row_words, used), m0, min(BLOCKS, m - m0), ivs,
-               xor, rows, tiles, buf, work, tmp, out, crypt_work, kplanes, last_xor, final,
+               xor, rows, tiles, buf, work, out, crypt_work, kplanes, last_xor, final,
                final.shape[0] > 0)
 
 
@@ -241,7 +246,7 @@ def _cbc_mac_lanes(src2d, used, ivs, key_words, table, final_table, xor, out) ->
     arrays_do_not_overlap()
     m, row_words = src2d.shape
     rows = work_rows(xor)
-    tiles, buf, work, tmp = _scratch()
+    tiles, buf, work = _scratch()
     sets = key_words.shape[1]
     kp = aligned_words(sets * BLOCKS).reshape(sets, 64, BLOCKS // 64)
     flat_kp = kp.reshape(sets * BLOCKS)
@@ -250,7 +255,7 @@ def _cbc_mac_lanes(src2d, used, ivs, key_words, table, final_table, xor, out) ->
         count = min(BLOCKS, m - m0)
         load_key_planes(key_words, m0, count, kp)
         _group(flat, np.uint64(row_words), min(row_words, used), m0, count, ivs, xor, rows,
-               tiles, buf, work, tmp, out, crypt_lanes_work, (table, flat_kp), np.uint64(0),
+               tiles, buf, work, out, crypt_lanes_work, (table, flat_kp), np.uint64(0),
                (final_table, flat_kp), final_table.shape[0] > 0)
 
 

@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "7046b4ddd16664afaeb52d755136b0acffe6082bd2704f2e14cc0162cc15f163"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "eaf6b312f1acd03251d323a87294e7f91529d8bda15be94177006e2a38813b83"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
