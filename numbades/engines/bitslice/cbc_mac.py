@@ -1,18 +1,23 @@
 """CBC-MAC over many messages under one key: the last CBC block of each, bitsliced.
 
-Block j of 2048 messages is gathered into one pass, loaded straight into
-the round code's work array (``simd_passes.words_to_work``: transpose and
-IP), XORed into the running state and encrypted.  The state never leaves
-the work array between blocks: after the rounds it holds the pre-output,
-which is IP of the ciphertext block in the same rows as an input block's IP
-(FP is IP's inverse), and IP is a renaming, so IP(P ^ C) = IP(P) ^ IP(C).
-Only the final state goes back to words.  With AVX-512, a tile of 8 block
-positions of 8 messages is moved from the rows to the columns as an 8 x 8
-transpose of words in registers (three stages of two-source shuffles); a
-scalar gather of one word at a time cost a fifth of the kernel's time.  Compared with ``encrypt_many``'s
-CBC (``mode_kernels.many_group``: a transpose in, a transpose out and a
-store of every ciphertext block), each block costs one fused load and the
-rounds.
+Block j of 2048 messages is gathered into one pass and loaded straight into
+the round code's work array, XORed into the running state as the transpose
+stores it (``simd_passes.words_xor_work``), and encrypted.  The state never
+leaves the work array between blocks: after the rounds it holds the
+pre-output, which is IP of the ciphertext block in the same rows as an input
+block's IP (FP is IP's inverse), and IP is a renaming, so IP(P ^ C) =
+IP(P) ^ IP(C).  Only the final state goes back to words.  The gather moves a
+tile of 8 block positions of 8 (AVX-512) or 4 (256-bit vectors) messages
+from the rows to the columns as a transpose of words in registers
+(two-source shuffles); a scalar gather of one word at a time cost a fifth of
+the kernel's time.  The gather and each block's transpose are compiled on
+their own (inlined into the group loop, LLVM optimised them worse).  With a
+key per lane the rounds are ``rounds.lane_vector_rounds`` on AVX-512
+targets (each key bit a vector load; the lane loops elsewhere).  A call runs
+on Numba's threads, whole groups each (``threads``).  Compared with
+``encrypt_many``'s CBC (``mode_kernels.many_group``: a transpose in, a
+transpose out and a store of every ciphertext block), each block costs one
+fused load and the rounds.
 """
 
 from __future__ import annotations
@@ -108,24 +113,48 @@ def _transpose8(flat, at, stride, tflat, b0) -> None:
     store(tflat, 7 * BLOCKS + b0, r7)
 
 
+@inline
+def _transpose4(flat, at, stride, tflat, b0, half) -> None:
+    """tflat[(4 * half + q) * BLOCKS + b0 + k] = flat[at + k * stride + 4 * half + q] for
+    q, k < 4 (256-bit vectors: 4 lanes; two stages of two-source shuffles)."""
+    always_inline()
+    prefer_wide_vectors()
+    o = 4 * half
+    r0, r1 = _swap_words(load(flat, at + o), load(flat, at + stride + o), 1)
+    r2, r3 = _swap_words(load(flat, at + 2 * stride + o), load(flat, at + 3 * stride + o), 1)
+    r0, r2 = _swap_words(r0, r2, 2)
+    r1, r3 = _swap_words(r1, r3, 2)
+    store(tflat, o * BLOCKS + b0, r0)
+    store(tflat, (o + 1) * BLOCKS + b0, r1)
+    store(tflat, (o + 2) * BLOCKS + b0, r2)
+    store(tflat, (o + 3) * BLOCKS + b0, r3)
+
+
 @numba.njit(nogil=True, cache=True)
 def _gather(flat, at, stride, tn, count, tiles) -> None:
     """tiles[q, b] = flat[at + b * stride + q] for q < tn, b < count: ``tn`` block positions of
     ``count`` messages, each position into its own column.
 
-    With AVX-512 and whole tiles, 8 x 8 words at a time in registers.
-    Compiled on its own, as ``_mix_column``.
+    Whole tiles go through registers: 8 x 8 words at a time with AVX-512,
+    twice 4 x 4 with 256-bit vectors (AVX2, where a word at a time left the
+    retail MAC about 7% slower).  Compiled on its own, as ``_mix_column``.
     """
     prefer_wide_vectors()
     arrays_do_not_overlap()
     b = 0
+    tflat = tiles.reshape(TILE * BLOCKS)
+    row_words = int(stride)
     if LANES_PER_VECTOR == TILE and tn == TILE:  # 8 x 8 words at a time, in registers
-        tflat = tiles.reshape(TILE * BLOCKS)
-        row_words = int(stride)
         while b + TILE <= count:
             _transpose8(flat, int(at), row_words, tflat, b)
             at += stride * np.uint64(TILE)
             b += TILE
+    elif LANES_PER_VECTOR == 4 and tn == TILE:  # 256-bit vectors: 4 x 4 words, twice
+        while b + 4 <= count:
+            _transpose4(flat, int(at), row_words, tflat, b, 0)
+            _transpose4(flat, int(at), row_words, tflat, b, 1)
+            at += stride * np.uint64(4)
+            b += 4
     while b < count:
         for q in range(tn):
             tiles[q, b] = flat[at + np.uint64(q)]
