@@ -260,7 +260,8 @@ def _lane_loop_rounds(w: np.ndarray, table: np.ndarray, kp: np.ndarray, ahead: t
 
 #: The key-per-lane rounds (``cpu.target``'s rule): explicit 512-bit vectors, one
 #: ``vpternlogq`` per LUT and each key bit a vector load, where the target has
-#: AVX-512 (about twice the lane loops' rate there); the lane loops elsewhere.
+#: AVX-512 (LLVM's own vectorised lane loops spend close to twice the instructions
+#: there, see ``cpu.simd``); the lane loops elsewhere.
 _lane_key_rounds = lane_vector_rounds.rounds_on if AVX512 else _lane_loop_rounds
 
 
