@@ -416,6 +416,27 @@ def test_bitslice_cbc_mac_kernel_with_an_iv_and_a_table_engine(width, monkeypatc
     assert (mac.cmac(key, rows[:300]) == cmacs[:300]).all()
 
 
+def test_kernels_split_over_threads(monkeypatch):
+    """The CBC-MAC kernels over three threads' ranges of whole groups (forced, whatever the
+    machine's thread count) give psec's retail MACs, one key and a key per row, and the
+    tags of one thread."""
+    from numbades.engines.bitslice import threads
+
+    rng = np.random.default_rng(3)
+    rows = rng.integers(0, 256, (3 * 2048 + 5, 16), dtype=np.uint8)
+    key = tdes_key(rng.bytes(16))
+    key_rows = rng.integers(0, 256, (rows.shape[0], 16), dtype=np.uint8)
+    monkeypatch.setattr(threads.numba, "get_num_threads", lambda: 3)
+    assert len(threads.split(rows.shape[0], 2048, 1)) == 3
+    tags, per_key = mac.retail(key, rows, padding=2), mac.retail(key_rows, rows, padding=2)
+    for i in (0, 2047, 2048, 4095, 4096, 6148):
+        assert tags[i].tobytes() == psec_retail(key, rows[i].tobytes(), 2)
+        assert per_key[i].tobytes() == psec_retail(key_rows[i].tobytes(), rows[i].tobytes(), 2)
+    monkeypatch.setattr(threads.numba, "get_num_threads", lambda: 1)
+    assert (mac.retail(key, rows, padding=2) == tags).all()
+    assert (mac.retail(key_rows, rows, padding=2) == per_key).all()
+
+
 def test_mac_batches_do_not_wait_for_bitslice(monkeypatch):
     """Many messages and many keys while the bitslice kernels are not compiled: the CBC paths
     that are ready serve (a table variant here), one background compile is asked for, and

@@ -98,12 +98,10 @@ def retail(key: Any, data: Any, *, padding: int = 1, length: int = 8) -> Tags:
     if one is not None:
         if m.ndim == 1:
             return MAC("retail", one, padding=padding, length=length).update(m).digest()
-        parts = [OneKey(DES(k)) for k in (one[:8], one[8:16], one[16:] or one[:8])]
-    else:
-        outer = key_rows[:, 16:] if key_rows.shape[1] == 24 else key_rows[:, :8]
-        parts = [key_array(np.ascontiguousarray(k))
-                 for k in (key_rows[:, :8], key_rows[:, 8:16], outer)]
-    return _tags(rows.retail(*parts, m, padding), length)
+        chain = OneKey(DES(one[:8]))
+        outer = OneKey(DES(one[16:])) if len(one) == 24 else chain
+        return _tags(rows.retail(chain, OneKey(DES(one[8:16])), outer, m, padding), length)
+    return _tags(rows.retail_key_rows(key_rows, m, padding), length)
 
 
 def cmac(key: Any, data: Any, *, length: int = 8) -> Tags:

@@ -28,6 +28,7 @@ from ..cipher import DES, TripleDES
 from ..engines import chains, registry
 from ..engines.bitslice.cbc_mac import cbc_mac, cbc_mac_lanes
 from ..key_arrays import DESArray, TripleDESArray
+from ..tuning import policy
 from ..tuning.policy import cbc_mac_kernel_serves
 
 #: Bytes of padded messages per chunk: small enough for the second-level cache.
@@ -59,7 +60,8 @@ class _Keyed:
     def _chunks(n: int, width: int, fill: Fill, ivs: np.ndarray, last, scratch: bool
                 ) -> np.ndarray:
         """``tags`` with ``last`` (``_last``'s arguments) for each chunk; ``scratch``: whether
-        ``last`` needs an output buffer (the bitslice kernel does not)."""
+        ``last`` needs an output buffer (the bitslice kernel does not: its ``out`` is then the
+        chunk's (rows,) words of the result, which it may fill and return)."""
         result = np.empty(n, np.uint64)
         if n == 0 or width == 0:
             result[:] = ivs
@@ -72,8 +74,11 @@ class _Keyed:
             for start in range(0, n, per):
                 stop = min(n, start + per)
                 blocks = fill(start, stop, None if buf is None else buf[: stop - start])
-                result[start:stop] = last(start, stop, blocks, ivs[start:stop],
-                                          None if out is None else out[: stop - start])
+                dest = result[start:stop]
+                words = last(start, stop, blocks, ivs[start:stop],
+                             dest if out is None else out[: stop - start])
+                if words is not dest:
+                    dest[:] = words
         return result.view(np.uint8).reshape(n, 8)
 
     def _last(self, start: int, stop: int, blocks: np.ndarray, ivs: np.ndarray,
@@ -124,7 +129,7 @@ class OneKey(_Keyed):
         planes = self.planes()
 
         def last(start, stop, blocks, ivs, out) -> np.ndarray:
-            return cbc_mac(blocks, ivs, planes, last_xor=last_xor, final=final)
+            return cbc_mac(blocks, ivs, planes, last_xor=last_xor, final=final, out=out)
 
         return self._chunks(n, width, fill, ivs, last, scratch=False)
 
@@ -157,19 +162,6 @@ class KeyRows(_Keyed):
         compiled)."""
         return cbc_mac_kernel_serves(self.keys._request, rows, key_rows=True)
 
-    def retail_tags(self, n: int, width: int, fill: Fill, middle: KeyRows, outer: KeyRows
-                    ) -> np.ndarray:
-        """The retail MAC of each row on the kernel (the caller asked ``kernel_serves(n)``):
-        CBC under this array's DES keys K, then D under ``middle``'s K' and E under
-        ``outer``'s, in the kernel before the tags leave the bit planes."""
-        words = np.concatenate([self.keys._words, middle.keys._words, outer.keys._words], axis=1)
-
-        def last(start, stop, blocks, ivs, out) -> np.ndarray:
-            return cbc_mac_lanes(blocks, ivs, words[start:stop], chain=((0, False),),
-                                 final=((1, True), (2, False)))
-
-        return self._chunks(n, width, fill, np.zeros(n, np.uint64), last, scratch=False)
-
     def _last(self, start, stop, blocks, ivs, out) -> np.ndarray:
         if cbc_mac_kernel_serves(self.keys._request, blocks.shape[0], key_rows=True):
             # key values (rows, key sets), as the key array holds them
@@ -187,6 +179,33 @@ class KeyRows(_Keyed):
 
 
 Keyed = OneKey | KeyRows
+
+
+def retail_lanes_serve(rows: int) -> bool:
+    """Whether ``retail_lanes`` takes ``rows`` rows now (the key-per-lane kernel, ``auto``:
+    once compiled)."""
+    return cbc_mac_kernel_serves(policy.resolve("auto"), rows, key_rows=True)
+
+
+def retail_lanes(key_rows: np.ndarray, n: int, width: int, fill: Fill) -> np.ndarray:
+    """The retail MAC of row i under key row i on the key-per-lane kernel (the caller asked
+    ``retail_lanes_serve(n)``).
+
+    ``key_rows``: (n, 16|24) C-contiguous uint8, K || K' (|| K''), any values.
+    The key words come straight from the key bytes, with no key array
+    objects: one (n, 2|3) conversion.  CBC under K, then D under K' and E
+    under K'' (16 bytes: K again, the same key planes) run in the kernel
+    before the tags leave the bit planes.
+    """
+    words = key_rows.view(">u8").astype(np.uint64)  # (n, 2|3) key values, FIPS bit 1 high
+    final = ((1, True), (2 if words.shape[1] == 3 else 0, False))
+
+    def last(start, stop, blocks, ivs, out) -> np.ndarray:
+        return cbc_mac_lanes(blocks, ivs, words[start:stop], chain=((0, False),), final=final,
+                             out=out)
+
+    zero_ivs = np.broadcast_to(np.uint64(0), (n,))  # one word for every row (cbc_mac)
+    return _Keyed._chunks(n, width, fill, zero_ivs, last, scratch=False)
 
 
 def cipher_for(key: bytes) -> DES | TripleDES:

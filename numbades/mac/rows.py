@@ -10,12 +10,16 @@ from __future__ import annotations
 import numpy as np
 
 from . import padding as pads
-from .keyed import Fill, Keyed, KeyRows, OneKey
+from .keyed import Fill, Keyed, OneKey, key_array, retail_lanes, retail_lanes_serve
 
 
 def _ivs(iv: bytes, n: int) -> np.ndarray:
-    """One IV for n rows, as raw native words (``keyed.tags``'s form)."""
-    return np.full(n, np.frombuffer(iv, np.uint64)[0], dtype=np.uint64)
+    """One IV for n rows, as raw native words (``keyed.tags``'s form): a read-only broadcast
+    view of one word, which the CBC-MAC kernel reads once."""
+    word = np.frombuffer(iv, np.uint64)
+    ivs = np.ndarray((n,), np.uint64, buffer=word, strides=(0,))  # np.broadcast_to, faster
+    ivs.flags.writeable = False
+    return ivs
 
 
 def _padded(rows: np.ndarray, padding: int) -> tuple[int, Fill]:
@@ -24,15 +28,15 @@ def _padded(rows: np.ndarray, padding: int) -> tuple[int, Fill]:
     Rows that need no padding are passed as they are (``fill.copies`` False).
     """
     length = rows.shape[1]
-    template = pads.pad_rows(np.zeros((1, length), np.uint8), padding)[0]
-    width = template.size
+    head = 8 if padding == 3 else 0
+    width = head + length + pads.pad_size(length, 2 if padding == 2 else 1)
     if width == length and rows.flags.c_contiguous and rows.ctypes.data % 8 == 0:
         def as_they_are(start: int, stop: int, buf: np.ndarray) -> np.ndarray:
             return rows[start:stop]
 
         as_they_are.copies = False  # type: ignore[attr-defined]
         return width, as_they_are
-    head = 8 if padding == 3 else 0
+    template = pads.pad_rows(np.zeros((1, length), np.uint8), padding)[0]
     tail = head + length
 
     def fill(start: int, stop: int, buf: np.ndarray) -> np.ndarray:
@@ -58,10 +62,21 @@ def retail(chain: Keyed, middle: Keyed, outer: Keyed, rows: np.ndarray,
     if isinstance(chain, OneKey) and chain.kernel_serves(n):  # the last two steps in the kernel
         final = np.concatenate([middle.planes(decrypt=True), outer.planes()])
         return chain.kernel_tags(n, width, fill, _ivs(bytes(8), n), final=final)
-    if isinstance(chain, KeyRows) and chain.kernel_serves(n):  # the same, a key per lane
-        return chain.retail_tags(n, width, fill, middle, outer)
     h = chain.tags(n, width, fill, _ivs(bytes(8), n))
     return outer.ecb(middle.ecb(h, decrypt=True))
+
+
+def retail_key_rows(key_rows: np.ndarray, rows: np.ndarray, padding: int) -> np.ndarray:
+    """``retail`` with row i under key row i ((N, 16|24) uint8, C-contiguous): on the
+    key-per-lane kernel when it serves, else through three DES key arrays."""
+    n = rows.shape[0]
+    if retail_lanes_serve(n):
+        width, fill = _padded(rows, padding)
+        return retail_lanes(key_rows, n, width, fill)
+    outer = key_rows[:, 16:] if key_rows.shape[1] == 24 else key_rows[:, :8]
+    parts = [key_array(np.ascontiguousarray(k))
+             for k in (key_rows[:, :8], key_rows[:, 8:16], outer)]
+    return retail(*parts, rows, padding)
 
 
 def cmac(keyed: Keyed, rows: np.ndarray, subkey_rows: int) -> np.ndarray:

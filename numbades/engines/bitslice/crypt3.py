@@ -7,7 +7,7 @@ E-expansion output bits ``i`` and ``i + 24`` (0-based) in every round.
 The salt differs per lane, so the swap cannot be a renaming of rows (as E
 itself is).  Each swapped S-box input is a per-lane select instead,
 ``x ^ ((x ^ partner) & salt_plane)``, with the salt's bits transposed into
-planes next to the key planes once per pass (``lane_rounds._box``'s ``a`` and
+planes next to the key planes once per pass (``simd_rounds._box``'s ``a`` and
 ``m`` arguments).  The alternative, grouping hashes that share a salt and
 renaming E per pass, is free per round but needs 2048 hashes per salt to
 fill a pass; a password file has about one hash per salt.  Measured with
@@ -45,7 +45,7 @@ from .layout.transpose import (
 from .layout.wiring import SALT_PLANE0
 from .rounds.lane_rounds import rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "fbc715604930e06811c8454686adf0d5b08ed4bf2aedc4fe6a4f6d8574c2e54b"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "955542d405099dbc1d68b9d8ac78fd7c6702c29f728624cc39a92957d551b903"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -164,8 +164,12 @@ def _byte_stages(x: np.ndarray, x0: int, y: np.ndarray, y0: int, base: int, lane
 
 @inline
 def _bit_stages(x: np.ndarray, x_rows: np.ndarray, y: np.ndarray, y_rows: np.ndarray,
-                base: int, lane: int) -> None:
-    """Distances 4, 2, 1 on planes base .. base + 7: plane p is row x_rows[p] of x, y_rows[p] of y."""
+                base: int, lane: int, mix) -> None:
+    """Distances 4, 2, 1 on planes base .. base + 7: plane p is row x_rows[p] of x, y_rows[p] of y.
+
+    Each word stored is XORed with the word of ``mix`` at the same offset
+    (``mix`` = ``y``: XORed into y; None: not).
+    """
     always_inline()
     prefer_wide_vectors()
     m4 = splat(np.uint64(0x0F0F0F0F0F0F0F0F))
@@ -187,14 +191,33 @@ def _bit_stages(x: np.ndarray, x_rows: np.ndarray, y: np.ndarray, y_rows: np.nda
     r2, r3 = _swap_bits(r2, r3, 1, m1)
     r4, r5 = _swap_bits(r4, r5, 1, m1)
     r6, r7 = _swap_bits(r6, r7, 1, m1)
-    store(y, y_rows[base] * LANES + lane, r0)
-    store(y, y_rows[base + 1] * LANES + lane, r1)
-    store(y, y_rows[base + 2] * LANES + lane, r2)
-    store(y, y_rows[base + 3] * LANES + lane, r3)
-    store(y, y_rows[base + 4] * LANES + lane, r4)
-    store(y, y_rows[base + 5] * LANES + lane, r5)
-    store(y, y_rows[base + 6] * LANES + lane, r6)
-    store(y, y_rows[base + 7] * LANES + lane, r7)
+    o0, o1 = y_rows[base] * LANES + lane, y_rows[base + 1] * LANES + lane
+    o2, o3 = y_rows[base + 2] * LANES + lane, y_rows[base + 3] * LANES + lane
+    o4, o5 = y_rows[base + 4] * LANES + lane, y_rows[base + 5] * LANES + lane
+    o6, o7 = y_rows[base + 6] * LANES + lane, y_rows[base + 7] * LANES + lane
+    _put(y, o0, r0, mix, o0)
+    _put(y, o1, r1, mix, o1)
+    _put(y, o2, r2, mix, o2)
+    _put(y, o3, r3, mix, o3)
+    _put(y, o4, r4, mix, o4)
+    _put(y, o5, r5, mix, o5)
+    _put(y, o6, r6, mix, o6)
+    _put(y, o7, r7, mix, o7)
+
+
+@inline
+def _words_in(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.ndarray,
+              work_rows: np.ndarray, work: np.ndarray, mix) -> None:
+    """``words_to_work``, each word stored XORed with ``mix``'s (``work``, or None: not)."""
+    always_inline()
+    prefer_wide_vectors()
+    lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
+    for b in range(8):
+        for lane in range(0, lanes, LANES_PER_VECTOR):
+            _byte_stages(src, start, buf, 0, b, lane, None, 0)
+    for c in range(8):
+        for lane in range(0, lanes, LANES_PER_VECTOR):
+            _bit_stages(buf, plain_rows, work, work_rows, 8 * c, lane, mix)
 
 
 @inline
@@ -207,13 +230,17 @@ def words_to_work(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.n
     """
     always_inline()
     prefer_wide_vectors()
-    lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
-    for b in range(8):
-        for lane in range(0, lanes, LANES_PER_VECTOR):
-            _byte_stages(src, start, buf, 0, b, lane, None, 0)
-    for c in range(8):
-        for lane in range(0, lanes, LANES_PER_VECTOR):
-            _bit_stages(buf, plain_rows, work, work_rows, 8 * c, lane)
+    _words_in(src, start, buf, plain_rows, work_rows, work, None)
+
+
+@inline
+def words_xor_work(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.ndarray,
+                   work_rows: np.ndarray, work: np.ndarray) -> None:
+    """work ^= IP(planes of src[start : start + BLOCKS]): ``words_to_work`` XORed into the
+    work array as it is stored (a CBC step on a state kept in the work array)."""
+    always_inline()
+    prefer_wide_vectors()
+    _words_in(src, start, buf, plain_rows, work_rows, work, work)
 
 
 @inline
@@ -225,7 +252,7 @@ def _fp_planes(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
     for c in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
-            _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane)
+            _bit_stages(work, work_rows, buf, plain_rows, 8 * c, lane, None)
 
 
 @inline
