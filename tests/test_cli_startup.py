@@ -6,6 +6,7 @@ run here; only ``import numba`` in a fresh process, which is quick.
 
 from __future__ import annotations
 
+import argparse
 import io
 import json
 import os
@@ -27,6 +28,7 @@ ALL_BUT_NUMBA = "cold,foreground,compile,warm,ratio"
     [
         ["--runs", "3"],  # a --startup option without --startup
         ["--avx2-build"],
+        ["--startup", "--build", "sse2"],
         ["--startup", "--skip", "numba,bogus"],
         ["--startup", "--skip", ""],
         ["--startup", "--runs", "0"],
@@ -98,12 +100,13 @@ def test_report_runs_import_numba_and_names_the_host(tmp_path: Path) -> None:
         capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300, check=False)
     assert proc.returncode == 0, proc.stderr
     lines = proc.stdout.splitlines()
-    assert re.match(r"numbades speed --startup - .+ - Python \d+\.\d+ numba \S+.* - "
-                    r"(AVX-512|AVX2|AVX2 build on an AVX-512 host|no AVX2)$", lines[0])
+    assert re.match(r"numbades speed --startup - .+ - Python \d+\.\d+ numba \S+", lines[0])
     rows = [line for line in lines if line.startswith("| ")]
     assert len(rows) == 1 + len(startup.ROWS)  # the header, then one row per figure
+    build = [c.strip() for c in rows[0].split("|")][2]
+    assert build in ("AVX-512", "AVX2", "AVX2 build on an AVX-512 host", "no AVX2")
     numba_row = next(r for r in rows if "`import numba` alone" in r)
-    assert re.search(r"\| \d+\.\d\d s \(median of 2, \d+\.\d\d-\d+\.\d\d\) \|$", numba_row)
+    assert re.search(r"\| \d+\.\d\d s \(median of 2, \d+\.\d\d-\d+\.\d\d\) +\|$", numba_row)
     assert sum("| skipped" in r for r in rows) == len(startup.ROWS) - 1
 
 
@@ -111,11 +114,33 @@ def test_json_report_keeps_every_figure() -> None:
     figures = [startup.Figure(step, startup.LABELS[step]) for step in startup.ROWS]
     figures[0].text, figures[0].values = "0.62 s", {"seconds": [0.6, 0.62, 0.7]}
     figures[-1].failed, figures[-1].text = True, "failed: boom"
-    report = startup.Report("Linux - CPU - Python 3.11 numba 0.68.1", "AVX2", figures, 12.0)
+    other = [startup.Figure(step, startup.LABELS[step], "1 s") for step in startup.ROWS]
+    builds = [startup.Build("AVX-512", figures), startup.Build("AVX2 build on an AVX-512 host",
+                                                               other)]
+    report = startup.Report("Linux - CPU - Python 3.11 numba 0.68.1", builds, 12.0)
     out = io.StringIO()
     startup.render_json(report, None, out)
     doc = json.loads(out.getvalue())
-    assert doc["build"] == "AVX2" and list(doc["figures"]) == list(startup.ROWS)
-    assert doc["figures"]["warm"]["seconds"] == [0.6, 0.62, 0.7]
-    assert doc["figures"]["ratio"] == {"label": startup.LABELS["ratio"], "text": "failed: boom",
-                                       "failed": True}
+    assert list(doc["builds"]) == ["AVX-512", "AVX2 build on an AVX-512 host"]
+    mine = doc["builds"]["AVX-512"]
+    assert list(mine) == list(startup.ROWS)
+    assert mine["warm"]["seconds"] == [0.6, 0.62, 0.7]
+    assert mine["ratio"] == {"label": startup.LABELS["ratio"], "text": "failed: boom",
+                             "failed": True}
+    assert doc["builds"]["AVX2 build on an AVX-512 host"]["cold"]["text"] == "1 s"
+
+
+def test_text_report_has_a_column_per_build() -> None:
+    builds = [startup.Build(name, [startup.Figure(step, startup.LABELS[step], f"{i} s")
+                                   for step in startup.ROWS])
+              for i, name in enumerate(("AVX-512", "AVX2 build on an AVX-512 host"))]
+    args = argparse.Namespace(runs=5, cold_runs=3, repeats=5)
+    out = io.StringIO()
+    startup.render_text(startup.Report("Linux - CPU", builds, 3.0), args, out)
+    rows = [line for line in out.getvalue().splitlines() if line.startswith("|")]
+    cells = [[c.strip() for c in row.strip("|").split("|")] for row in rows]
+    assert cells[0] == ["figure", "AVX-512", "AVX2 build on an AVX-512 host"]
+    assert set(cells[1][0]) == {"-"}  # the Markdown separator
+    assert [c[0] for c in cells[2:]] == [startup.LABELS[s] for s in startup.ROWS]
+    assert all(c[1:] == ["0 s", "1 s"] for c in cells[2:])
+    assert len({len(row) for row in rows}) == 1  # columns aligned

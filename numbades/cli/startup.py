@@ -9,9 +9,10 @@ bitslice engine's DES-ECB rate against ``openssl speed -evp des-ecb`` on one
 core.  Every figure is taken in fresh child processes that import the same
 numbades as this one; every cold figure gets a new temporary
 ``NUMBA_CACHE_DIR`` (and ``NUMBADES_CACHE_DIR``), so the user's caches are
-never read or written.  ``--avx2-build`` runs the children as an AVX2 build
-(``NUMBA_CPU_NAME=haswell``, the AVX-512 features off); the report's title
-names the host and the build.
+never read or written.  ``--build avx2`` (``--avx2-build``) runs the children as an AVX2 build
+(``NUMBA_CPU_NAME=haswell``, the AVX-512 features off), ``--build both``
+measures both builds, one column each; the report names the host, and each
+column its build (``AVX2 build on an AVX-512 host`` where that is what it is).
 
 ``run`` reads as its three steps: :func:`measure_all`, then :func:`render_text`
 or :func:`render_json`.
@@ -130,12 +131,19 @@ class Figure:
 
 
 @dataclass
+class Build:
+    """One build's column: its name (:func:`build_kind`) and its figures, in :data:`ROWS` order."""
+
+    name: str
+    figures: list[Figure]
+
+
+@dataclass
 class Report:
-    """Everything ``--startup`` measured, and where."""
+    """Everything ``--startup`` measured, and where: one column per build."""
 
     host: str
-    build: str
-    figures: list[Figure]
+    builds: list[Build]
     wall: float = 0.0
 
 
@@ -339,16 +347,15 @@ LABELS = {
 ROWS = ("warm", "numba", "cold", "background", "foreground", "compile", "ratio")
 
 
-def measure_all(args: argparse.Namespace, progress: Progress) -> Report:
-    """Step 1: run each step not skipped, in :data:`STEPS` order, in fresh children."""
-    build_env = avx2_build_env() if args.avx2_build else {}
+def measure_build(args: argparse.Namespace, build_env: dict[str, str],
+                  progress: Progress) -> Build:
+    """One build's figures: each step not skipped, in :data:`STEPS` order, in fresh
+    children run with ``build_env`` added to the environment."""
     target = build_env.get("NUMBA_CPU_FEATURES", os.environ.get("NUMBA_CPU_FEATURES"))
-    report = Report(machine.line_prefix(), build_kind(host_features(),
-                                                      target.split(",") if target else None),
-                    [Figure(step, LABELS[step]) for step in ROWS])
-    figures = {f.step: f for f in report.figures}
+    name = build_kind(host_features(), target.split(",") if target else None)
+    build = Build(name, [Figure(step, LABELS[step]) for step in ROWS])
+    figures = {f.step: f for f in build.figures}
     kept: list[str] = []  # caches holding bitslice: the last one serves warm and ratio
-    started = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="numbades-startup-") as workdir:
         kids = Children(build_env, workdir)
         try:
@@ -356,7 +363,7 @@ def measure_all(args: argparse.Namespace, progress: Progress) -> Report:
                 fig = figures[step]
                 if step in args.skip or (step == "background" and "cold" in args.skip):
                     continue
-                progress.update(f"speed --startup: {step}", LABELS[step])
+                progress.update(f"speed --startup: {name}: {step}", LABELS[step])
                 try:
                     if step == "numba":
                         _measure_numba(kids, args, fig)
@@ -366,7 +373,7 @@ def measure_all(args: argparse.Namespace, progress: Progress) -> Report:
                         _measure_foreground(kids, args, fig)
                     elif step == "compile":
                         _measure_compile(kids, args, fig, kept.append)
-                    elif step in ("warm", "ratio"):
+                    else:  # warm, ratio
                         if not kept:  # fill one cache: every engine, as `compile` does
                             cache = tempfile.mkdtemp(prefix="numbades-startup-fill-")
                             kept.append(cache)
@@ -381,28 +388,41 @@ def measure_all(args: argparse.Namespace, progress: Progress) -> Report:
                 _remove(cache)
     if "cold" in args.skip and "background" not in args.skip:
         figures["background"].text = "skipped (it is timed from a cold first call)"
+    return build
+
+
+def measure_all(args: argparse.Namespace, progress: Progress) -> Report:
+    """Step 1: every build asked for (``--build``), one after the other."""
+    started = time.perf_counter()
+    envs = {"host": {}, "avx2": avx2_build_env()}
+    wanted = ("host", "avx2") if args.build == "both" else (args.build,)
+    builds = [measure_build(args, envs[b], progress) for b in wanted]
     progress.done()
-    report.wall = time.perf_counter() - started
-    return report
+    return Report(machine.line_prefix(), builds, time.perf_counter() - started)
 
 
 # ---------------------------------------------------------------- output
 
 
 def render_text(report: Report, args: argparse.Namespace, out: TextIO) -> None:
-    """Step 2 (text): a title naming host and build, then a Markdown table to paste."""
-    head = ("figure", "measured here")
-    rows = [(f.label, f.text) for f in report.figures]
-    w = max(len(head[0]), *(len(label) for label, _ in rows))
-    lines = [f"numbades speed --startup - {report.host} - {report.build}", "",
-             f"| {head[0]:<{w}} | {head[1]} |", f"|{'-' * (w + 2)}|---|"]
-    lines += [f"| {label:<{w}} | {text} |" for label, text in rows]
+    """Step 2 (text): a title naming the host, then a Markdown table to paste, one
+    column per build."""
+    head = ["figure", *(b.name for b in report.builds)]
+    rows = [[label, *(b.figures[i].text for b in report.builds)]
+            for i, label in enumerate(LABELS[step] for step in ROWS)]
+    widths = [max(len(r[c]) for r in [head, *rows]) for c in range(len(head))]
+
+    def line(cells: Sequence[str]) -> str:
+        return "| " + " | ".join(f"{c:<{w}}" for c, w in zip(cells, widths, strict=True)) + " |"
+
+    lines = [f"numbades speed --startup - {report.host}", "", line(head),
+             "|" + "|".join("-" * (w + 2) for w in widths) + "|", *map(line, rows)]
     lines += ["", (f"Fresh processes; each cold figure on a new empty Numba cache; warm figures "
                    f"and the ratio on a cache filled by `numbades compile`; {args.runs} runs per "
                    f"warm figure, {args.cold_runs} cold; the ratio with one Numba thread, "
                    f"{format_size(RATIO_BYTES)} per call, median of {args.repeats}. "
                    f"{report.wall:.0f} s in all.")]
-    out.write("\n".join(lines) + "\n")
+    out.write("\n".join(line.rstrip() for line in lines) + "\n")
 
 
 def render_json(report: Report, args: argparse.Namespace, out: TextIO) -> None:
@@ -410,10 +430,9 @@ def render_json(report: Report, args: argparse.Namespace, out: TextIO) -> None:
     doc = {
         "machine": machine.describe(),
         "host": report.host,
-        "build": report.build,
         "wall_seconds": round(report.wall, 3),
-        "figures": {f.step: {"label": f.label, "text": f.text, "failed": f.failed,
-                             **f.values} for f in report.figures},
+        "builds": {b.name: {f.step: {"label": f.label, "text": f.text, "failed": f.failed,
+                                     **f.values} for f in b.figures} for b in report.builds},
     }
     json.dump(doc, out, indent=2)
     out.write("\n")
@@ -447,15 +466,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                        help="fresh processes per warm figure (default 5)")
     group.add_argument("--cold-runs", type=int, default=None,
                        help="cold first calls, each on a new empty cache (default 3)")
-    group.add_argument("--avx2-build", action="store_true",
-                       help="measure an AVX2 build (NUMBA_CPU_NAME=haswell, AVX-512 off)")
+    group.add_argument("--build", choices=("host", "avx2", "both"), default=None,
+                       help="what the children compile for: this host (default), an AVX2-only "
+                       "CPU (NUMBA_CPU_NAME=haswell, AVX-512 off), or both, one column each")
+    group.add_argument("--avx2-build", action="store_const", const="avx2", dest="build",
+                       help="the same as --build avx2")
 
 
 def check_arguments(args: argparse.Namespace) -> str | None:
     """A usage problem with the ``--startup`` options, or None; fills in their defaults."""
     given = [flag for flag, value in (("--skip", args.skip), ("--quick", args.quick),
                                       ("--runs", args.runs), ("--cold-runs", args.cold_runs),
-                                      ("--avx2-build", args.avx2_build)) if value]
+                                      ("--build", args.build)) if value]
     if not args.startup:
         return f"{given[0]} needs --startup" if given else None
     if args.compare or args.variant != "auto":
@@ -463,6 +485,7 @@ def check_arguments(args: argparse.Namespace) -> str | None:
     for flag, value in (("--runs", args.runs), ("--cold-runs", args.cold_runs)):
         if value is not None and value < 1:
             return f"{flag} must be positive: {value}"
+    args.build = args.build or "host"
     args.runs = args.runs or 5
     args.cold_runs = args.cold_runs or 3
     args.skip = tuple(args.skip or ()) + (SLOW_STEPS if args.quick else ())
@@ -479,4 +502,4 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
         render_json(report, args, out)
     else:
         render_text(report, args, out)
-    return 1 if any(f.failed for f in report.figures) else 0
+    return 1 if any(f.failed for b in report.builds for f in b.figures) else 0
