@@ -8,6 +8,13 @@ engine here and prints one line per engine in the same shape, fastest first,
 followed by numbered notes.  ``--save`` records the fastest engine per size
 class so that ``auto`` uses measured choices on this machine.
 
+Before timing it compiles what it times, over several processes: each
+engine's ECB kernel, and the default table variant whole (it serves ``auto``
+meanwhile).  The bitslice engine's other kernels then compile in the one
+background process ``auto`` itself would start (``tuning.warmup``), so the
+command does not wait for kernels it does not time, and the cache ends up
+warm; with ``NUMBADES_BACKGROUND_COMPILE=0`` they compile before timing.
+
 ``run`` reads as its three steps: :func:`measure_all`, :func:`write_notes`,
 then :func:`render_text` or :func:`render_json`.
 """

@@ -363,7 +363,7 @@ def measure_build(args: argparse.Namespace, build_env: dict[str, str],
                 fig = figures[step]
                 if step in args.skip or (step == "background" and "cold" in args.skip):
                     continue
-                progress.update(f"speed --startup: {name}: {step}", LABELS[step])
+                progress.update(f"speed --startup: {name}:", LABELS[step])
                 try:
                     if step == "numba":
                         _measure_numba(kids, args, fig)
