@@ -83,3 +83,18 @@ def test_the_key_covers_inlined_modules_through_the_kernel_file(monkeypatch):
 
     monkeypatch.setattr(Path, "read_text", restamped)
     assert asm.code_key({"table": kernel}) != before
+
+
+def test_digests_taken_where_the_kernels_compiled_are_used_as_they_are(tmp_path, monkeypatch):
+    kernels = _kernels()
+    digests = {name: asm.code_digest(kernel) for name, kernel in kernels.items()}
+    assert digests["one"] == digests["again"] != digests["two"]
+
+    def no_second_look(kernel):
+        raise AssertionError("compiled again although its digest was given")
+
+    monkeypatch.setattr(asm, "kernel_asm", no_second_look)
+    assert asm.identical_code_groups(kernels, tmp_path / "memo.json",
+                                     digests=digests) == [["one", "again"]]
+    digests["two"] = None  # one missing: looked at here, and here that fails
+    assert asm.identical_code_groups(kernels, tmp_path / "other.json", digests=digests) is None
