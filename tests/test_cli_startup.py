@@ -144,3 +144,34 @@ def test_text_report_has_a_column_per_build() -> None:
     assert [c[0] for c in cells[2:]] == [startup.LABELS[s] for s in startup.ROWS]
     assert all(c[1:] == ["0 s", "1 s"] for c in cells[2:])
     assert len({len(row) for row in rows}) == 1  # columns aligned
+
+
+def test_each_step_fills_its_own_row(monkeypatch) -> None:
+    """Every step runs once, in order, writing only its own figure; the background
+    window comes from the cold step, and warm and ratio share the compiled cache."""
+    calls = []
+
+    def fake(step, keeps=False):
+        def measure(kids, args, fig, *rest):
+            calls.append((step, rest[-1] if step in ("warm", "ratio") else None))
+            fig.text = f"{step} done"
+            if step == "cold":
+                rest[0].text = "background done"  # the background figure
+            if keeps:
+                rest[-1]("/tmp/kept-by-" + step)
+        return measure
+
+    for step in ("numba", "foreground"):
+        monkeypatch.setattr(startup, f"_measure_{step}", fake(step))
+    monkeypatch.setattr(startup, "_measure_cold", fake("cold", keeps=True))
+    monkeypatch.setattr(startup, "_measure_compile", fake("compile", keeps=True))
+    monkeypatch.setattr(startup, "_measure_warm", fake("warm"))
+    monkeypatch.setattr(startup, "_measure_ratio", fake("ratio"))
+    monkeypatch.setattr(startup, "_remove", lambda path: None)
+    args = argparse.Namespace(skip=())
+    build = startup.measure_build(args, {}, startup.Progress(enabled=False))
+    assert [step for step, _ in calls] == ["numba", "cold", "foreground", "compile", "warm",
+                                          "ratio"]
+    assert dict(calls)["warm"] == dict(calls)["ratio"] == "/tmp/kept-by-compile"
+    assert {f.step: f.text for f in build.figures} == {
+        step: f"{step} done" for step in startup.ROWS} | {"background": "background done"}

@@ -361,7 +361,7 @@ def measure_build(args: argparse.Namespace, build_env: dict[str, str],
         try:
             for step in STEPS:
                 fig = figures[step]
-                if step in args.skip or (step == "background" and "cold" in args.skip):
+                if step in args.skip or step == "background":  # timed within "cold"
                     continue
                 progress.update(f"speed --startup: {name}:", LABELS[step])
                 try:
@@ -373,7 +373,7 @@ def measure_build(args: argparse.Namespace, build_env: dict[str, str],
                         _measure_foreground(kids, args, fig)
                     elif step == "compile":
                         _measure_compile(kids, args, fig, kept.append)
-                    else:  # warm, ratio
+                    elif step in ("warm", "ratio"):
                         if not kept:  # fill one cache: every engine, as `compile` does
                             cache = tempfile.mkdtemp(prefix="numbades-startup-fill-")
                             kept.append(cache)
