@@ -136,7 +136,9 @@ def test_text_report_has_a_column_per_build() -> None:
               for i, name in enumerate(("AVX-512", "AVX2 build on an AVX-512 host"))]
     args = argparse.Namespace(runs=5, cold_runs=3, repeats=5)
     out = io.StringIO()
-    startup.render_text(startup.Report("Linux - CPU", builds, 3.0), args, out)
+    startup.render_text(startup.Report("Linux - CPU", builds, 3.0, (0.5, 9.0)), args, out)
+    assert "load (1-minute average) 0.50 before, 9.00 after" in out.getvalue()
+    assert "other work was running" in out.getvalue()
     rows = [line for line in out.getvalue().splitlines() if line.startswith("|")]
     cells = [[c.strip() for c in row.strip("|").split("|")] for row in rows]
     assert cells[0] == ["figure", "AVX-512", "AVX2 build on an AVX-512 host"]

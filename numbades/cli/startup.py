@@ -145,6 +145,7 @@ class Report:
     host: str
     builds: list[Build]
     wall: float = 0.0
+    load: tuple[float | None, float | None] = (None, None)  # 1-minute load before, after
 
 
 # ---------------------------------------------------------------- the build
@@ -393,12 +394,25 @@ def measure_build(args: argparse.Namespace, build_env: dict[str, str],
 
 def measure_all(args: argparse.Namespace, progress: Progress) -> Report:
     """Step 1: every build asked for (``--build``), one after the other."""
-    started = time.perf_counter()
+    started, load_before = time.perf_counter(), machine.load_average()
     envs = {"host": {}, "avx2": avx2_build_env()}
     wanted = ("host", "avx2") if args.build == "both" else (args.build,)
     builds = [measure_build(args, envs[b], progress) for b in wanted]
     progress.done()
-    return Report(machine.line_prefix(), builds, time.perf_counter() - started)
+    return Report(machine.line_prefix(), builds, time.perf_counter() - started,
+                  (load_before, machine.load_average()))
+
+
+def load_text(load: tuple[float | None, float | None]) -> str:
+    """The machine's load around the run: figures taken beside other work are slow."""
+    before, after = load
+    if before is None or after is None:
+        return "Machine load unknown on this OS."
+    text = (f"Machine load (1-minute average) {before:.2f} before, {after:.2f} after, "
+            f"on {machine.cpu_count()} CPUs")
+    if max(before, after) > machine.cpu_count():
+        text += ": other work was running, so these times are longer than on a quiet machine"
+    return text + "."
 
 
 # ---------------------------------------------------------------- output
@@ -421,7 +435,7 @@ def render_text(report: Report, args: argparse.Namespace, out: TextIO) -> None:
                    f"and the ratio on a cache filled by `numbades compile`; {args.runs} runs per "
                    f"warm figure, {args.cold_runs} cold; the ratio with one Numba thread, "
                    f"{format_size(RATIO_BYTES)} per call, median of {args.repeats}. "
-                   f"{report.wall:.0f} s in all.")]
+                   f"{report.wall:.0f} s in all. {load_text(report.load)}")]
     out.write("\n".join(line.rstrip() for line in lines) + "\n")
 
 
@@ -431,6 +445,7 @@ def render_json(report: Report, args: argparse.Namespace, out: TextIO) -> None:
         "machine": machine.describe(),
         "host": report.host,
         "wall_seconds": round(report.wall, 3),
+        "load_average_before_after": list(report.load),
         "builds": {b.name: {f.step: {"label": f.label, "text": f.text, "failed": f.failed,
                                      **f.values} for f in b.figures} for b in report.builds},
     }
