@@ -168,8 +168,12 @@ def prepare_all(engines: Sequence[str], nbytes: int, full: set[str], jobs: int,
         futures = {pool.submit(prepare, n, nbytes, n in full): n for n in order}
         for done, future in enumerate(as_completed(futures), 1):
             name = futures[future]
-            seconds, digests[name] = future.result()
             pending.remove(name)
+            try:
+                seconds, digests[name] = future.result()
+            except Exception as exc:  # noqa: BLE001 - timing tries again and reports it
+                progress.update(phase, f"[{done}/{len(order)}] {name} failed: {exc}")
+                continue
             progress.update(phase, f"[{done}/{len(order)}] {name} {seconds:.1f} s")
     return digests
 
