@@ -41,18 +41,21 @@ def normalise_asm(text: str, names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def kernel_asm(kernel: object) -> dict:
+def kernel_asm(kernel: object, copy: bool = True) -> dict:
     """``inspect_asm()`` of a compiled dispatcher, by signature.
 
     Numba disables inspection of code loaded from its on-disk cache (it warns
     and returns a stub), so such a kernel is compiled again as an uncached copy
-    for the same signatures, and the copy is inspected.
+    for the same signatures, and the copy is inspected (``copy=False``: an
+    empty answer instead).
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         asm = kernel.inspect_asm()
     if asm and not any("disabled for cached code" in str(w.message) for w in caught):
         return asm
+    if not copy:
+        return {}
     import numba
 
     options = {k: v for k, v in getattr(kernel, "targetoptions", {}).items() if k != "cache"}
@@ -90,14 +93,15 @@ def code_key(kernels: dict[str, object]) -> str:
     return hashlib.sha256("\x00".join(map(str, parts)).encode()).hexdigest()
 
 
-def code_digest(kernel: object) -> str | None:
+def code_digest(kernel: object, copy: bool = True) -> str | None:
     """SHA-256 of ``kernel``'s normalised assembly (every signature); None if unreadable.
 
     Cheap in the process that compiled the kernel; for one loaded from the
-    cache it compiles an uncached copy (:func:`kernel_asm`).
+    cache it compiles an uncached copy (:func:`kernel_asm`), or with
+    ``copy=False`` answers None.
     """
     try:
-        asm = kernel_asm(kernel)
+        asm = kernel_asm(kernel, copy)
     except Exception:  # noqa: BLE001 - inspection is a note, never a failure
         return None
     if not asm:

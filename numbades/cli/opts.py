@@ -137,14 +137,16 @@ def prepare(name: str, nbytes: int, full: bool) -> tuple[float, str | None]:
     Its ECB kernel for ``nbytes`` calls and the key schedule, and with
     ``full`` every other kernel of the engine too (:meth:`Engine.warm_up`).
     Returns the seconds, and for a table engine the :func:`code_digest` of its
-    ECB kernel, read here where it was just compiled (free), not in ``opts``'s
-    own process, which loads it from the cache (and would compile it again).
+    ECB kernel if it was compiled here (then reading it is free), not in
+    ``opts``'s own process, which loads it from the cache (and would compile
+    it again); None if it came from the cache (the remembered answer, or
+    ``opts``'s process, decides then).
     """
     start = time.perf_counter()
     call, _ = _ecb_call(name, nbytes)
     call()
     kernel = getattr(ENGINES[name], "ecb_kernel", None)
-    digest = None if kernel is None else code_digest(kernel)
+    digest = None if kernel is None else code_digest(kernel, copy=False)
     if full:
         ENGINES[name].warm_up()
     return time.perf_counter() - start, digest
