@@ -277,6 +277,7 @@ def main(argv: list[str] | None = None) -> int:
                 f"  {state} Numba cache: import {imp:.2f} s, first encrypt {first:.2f} s, "
                 f"total {imp + first:.2f} s"
             )
+    print("  (every first-call and compile figure, per build: python -m numbades speed --startup)")
     return 0
 
 

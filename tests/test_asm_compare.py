@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import warnings
 
 import numba
 import numpy as np
@@ -83,3 +84,31 @@ def test_the_key_covers_inlined_modules_through_the_kernel_file(monkeypatch):
 
     monkeypatch.setattr(Path, "read_text", restamped)
     assert asm.code_key({"table": kernel}) != before
+
+
+def test_digests_taken_where_the_kernels_compiled_are_used_as_they_are(tmp_path, monkeypatch):
+    kernels = _kernels()
+    digests = {name: asm.code_digest(kernel) for name, kernel in kernels.items()}
+    assert digests["one"] == digests["again"] != digests["two"]
+
+    def no_second_look(kernel):
+        raise AssertionError("compiled again although its digest was given")
+
+    monkeypatch.setattr(asm, "kernel_asm", no_second_look)
+    assert asm.identical_code_groups(kernels, tmp_path / "memo.json",
+                                     digests=digests) == [["one", "again"]]
+    digests["two"] = None  # one missing: looked at here, and here that fails
+    assert asm.identical_code_groups(kernels, tmp_path / "other.json", digests=digests) is None
+
+
+def test_cached_code_gives_no_digest_without_a_second_compile(monkeypatch):
+    kernel = _kernels()["one"]
+
+    def as_if_cached():
+        warnings.warn("Inspection disabled for cached code.", stacklevel=1)
+        return {}
+
+    monkeypatch.setattr(kernel, "inspect_asm", as_if_cached)
+    assert asm.kernel_asm(kernel, copy=False) == {}
+    assert asm.code_digest(kernel, copy=False) is None
+    assert asm.code_digest(kernel) is not None  # the copy compiled and read

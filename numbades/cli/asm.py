@@ -41,18 +41,21 @@ def normalise_asm(text: str, names: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def kernel_asm(kernel: object) -> dict:
+def kernel_asm(kernel: object, copy: bool = True) -> dict:
     """``inspect_asm()`` of a compiled dispatcher, by signature.
 
     Numba disables inspection of code loaded from its on-disk cache (it warns
     and returns a stub), so such a kernel is compiled again as an uncached copy
-    for the same signatures, and the copy is inspected.
+    for the same signatures, and the copy is inspected (``copy=False``: an
+    empty answer instead).
     """
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         asm = kernel.inspect_asm()
     if asm and not any("disabled for cached code" in str(w.message) for w in caught):
         return asm
+    if not copy:
+        return {}
     import numba
 
     options = {k: v for k, v in getattr(kernel, "targetoptions", {}).items() if k != "cache"}
@@ -90,16 +93,38 @@ def code_key(kernels: dict[str, object]) -> str:
     return hashlib.sha256("\x00".join(map(str, parts)).encode()).hexdigest()
 
 
+def code_digest(kernel: object, copy: bool = True) -> str | None:
+    """SHA-256 of ``kernel``'s normalised assembly (every signature); None if unreadable.
+
+    Cheap in the process that compiled the kernel; for one loaded from the
+    cache it compiles an uncached copy (:func:`kernel_asm`), or with
+    ``copy=False`` answers None.
+    """
+    try:
+        asm = kernel_asm(kernel, copy)
+    except Exception:  # noqa: BLE001 - inspection is a note, never a failure
+        return None
+    if not asm:
+        return None
+    names = _kernel_names(kernel)
+    text = "\n".join(normalise_asm(asm[sig], names) for sig in sorted(asm, key=str))
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
 def identical_code_groups(
-    kernels: dict[str, object], memo: Path, progress: Progress | None = None
+    kernels: dict[str, object], memo: Path, progress: Progress | None = None,
+    digests: dict[str, str | None] | None = None,
 ) -> list[list[str]] | None:
     """Groups (two or more) of engine names whose ECB kernels compiled identically.
 
     ``kernels`` maps an engine name to its compiled ECB dispatcher (call this
-    after the warm-up).  The answer is remembered in the JSON file ``memo``,
-    keyed on :func:`code_key`, because finding it may mean compiling every
-    kernel again (see :func:`kernel_asm`).  None when any kernel's assembly
-    could not be read: then nothing is claimed either way.
+    after the warm-up).  ``digests``: :func:`code_digest` of the same kernels,
+    taken where they were compiled (``opts``'s compiling processes), so that
+    none is compiled again here; a missing or None one is taken here.  The
+    answer is remembered in the JSON file ``memo``, keyed on :func:`code_key`,
+    because finding it may mean compiling every kernel again (see
+    :func:`kernel_asm`).  None when any kernel's assembly could not be read:
+    then nothing is claimed either way.
     """
     compiled = {n: k for n, k in kernels.items() if getattr(k, "signatures", None)}
     if len(compiled) < len(kernels):
@@ -113,17 +138,14 @@ def identical_code_groups(
         pass
     by_code: dict[str, list[str]] = {}
     for i, (name, kernel) in enumerate(compiled.items(), 1):
-        if progress is not None:
-            progress.update("opts: comparing machine code", f"[{i}/{len(compiled)}] {name}")
-        try:
-            asm = kernel_asm(kernel)
-        except Exception:  # noqa: BLE001 - inspection is a note, never a failure
+        digest = (digests or {}).get(name)
+        if digest is None:
+            if progress is not None:
+                progress.update("opts: comparing machine code", f"[{i}/{len(compiled)}] {name}")
+            digest = code_digest(kernel)
+        if digest is None:
             return None
-        if not asm:
-            return None
-        names = _kernel_names(kernel)
-        text = "\n".join(normalise_asm(asm[sig], names) for sig in sorted(asm, key=str))
-        by_code.setdefault(text, []).append(name)
+        by_code.setdefault(digest, []).append(name)
     groups = [group for group in by_code.values() if len(group) > 1]
     try:
         memo.parent.mkdir(parents=True, exist_ok=True)

@@ -8,6 +8,13 @@ engine here and prints one line per engine in the same shape, fastest first,
 followed by numbered notes.  ``--save`` records the fastest engine per size
 class so that ``auto`` uses measured choices on this machine.
 
+Before timing it compiles what it times, over several processes: each
+engine's ECB kernel, and the default table variant whole (it serves ``auto``
+meanwhile).  The bitslice engine's other kernels then compile in the one
+background process ``auto`` itself would start (``tuning.warmup``), so the
+command does not wait for kernels it does not time, and the cache ends up
+warm; with ``NUMBADES_BACKGROUND_COMPILE=0`` they compile before timing.
+
 ``run`` reads as its three steps: :func:`measure_all`, :func:`write_notes`,
 then :func:`render_text` or :func:`render_json`.
 """
@@ -19,15 +26,18 @@ import json
 import sys
 import time
 from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from multiprocessing import get_context
 from typing import TextIO
 
 import numpy as np
 
-from ..engines.registry import ENGINES, options, variants
-from ..tuning import machine, saved_choice
-from .asm import identical_code_groups
-from .compile import cache_location, cache_note, compile_engines
+from ..engines import chains
+from ..engines.registry import BITSLICE, DEFAULT_TABLE_VARIANT, ENGINES, options, variants
+from ..tuning import machine, saved_choice, warmup
+from .asm import code_digest, identical_code_groups
+from .compile import cache_location, cache_note
 from .measure import (
     KEY8,
     Progress,
@@ -75,6 +85,7 @@ class Measurements:
     load_before: float | None
     load_after: float | None
     wall: float
+    finishing: bool = False  # the rest of the bitslice kernels compiling in the background
 
 
 def _ecb_call(variant: str, nbytes: int) -> tuple[Callable[[], object], np.ndarray]:
@@ -120,6 +131,75 @@ def measure(
     return list(results.values())
 
 
+def prepare(name: str, nbytes: int, full: bool) -> tuple[float, str | None]:
+    """Compile (or load) what timing engine ``name`` runs, in a compiling process.
+
+    Its ECB kernel for ``nbytes`` calls and the key schedule, and with
+    ``full`` every other kernel of the engine too (:meth:`Engine.warm_up`).
+    Returns the seconds, and for a table engine the :func:`code_digest` of its
+    ECB kernel if it was compiled here (then reading it is free), not in
+    ``opts``'s own process, which loads it from the cache (and would compile
+    it again); None if it came from the cache (the remembered answer, or
+    ``opts``'s process, decides then).
+    """
+    start = time.perf_counter()
+    call, _ = _ecb_call(name, nbytes)
+    call()
+    kernel = getattr(ENGINES[name], "ecb_kernel", None)
+    digest = None if kernel is None else code_digest(kernel, copy=False)
+    if full:
+        ENGINES[name].warm_up()
+    return time.perf_counter() - start, digest
+
+
+def prepare_all(engines: Sequence[str], nbytes: int, full: set[str], jobs: int,
+                progress: Progress) -> dict[str, str | None]:
+    """:func:`prepare` every engine over ``jobs`` processes, slow ones first; the digests."""
+    order = sorted(engines, key=lambda n: not ENGINES[n].slow_to_compile)
+    pending, digests = list(order), {}
+    phase = "opts: compiling what is timed"
+    progress.update(phase, f"({len(order)} engines on {jobs} process(es))")
+
+    def still() -> str:
+        more = f" and {len(pending) - 3} more" if len(pending) > 3 else ""
+        return f"compiling {', '.join(pending[:3])}{more}"
+
+    # spawn, not fork: this process may hold LLVM and thread-pool state a fork would copy
+    with progress.heartbeat(still), \
+            ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+        futures = {pool.submit(prepare, n, nbytes, n in full): n for n in order}
+        for done, future in enumerate(as_completed(futures), 1):
+            name = futures[future]
+            pending.remove(name)
+            try:
+                seconds, digests[name] = future.result()
+            except Exception as exc:  # noqa: BLE001 - timing tries again and reports it
+                progress.update(phase, f"[{done}/{len(order)}] {name} failed: {exc}")
+                continue
+            progress.update(phase, f"[{done}/{len(order)}] {name} {seconds:.1f} s")
+    return digests
+
+
+def compiled_fully(background: bool) -> set[str]:
+    """Engines ``opts`` compiles whole before timing, not only what it times: the default
+    table variant (it serves ``auto`` while the rest compiles), and every slow engine when
+    background compiles are off (``NUMBADES_BACKGROUND_COMPILE=0``)."""
+    slow = {n for n in variants() if ENGINES[n].slow_to_compile}
+    return {DEFAULT_TABLE_VARIANT} | (set() if background else slow)
+
+
+def finish_in_background() -> bool:
+    """After timing: have the bitslice engine's other kernels (CTR, CBC/CFB decryption, many
+    messages, key arrays, crypt(3), MACs) compiled in the one background process ``auto``
+    uses (``tuning.warmup``), unless they are cached; True if that compile is running."""
+    engine = ENGINES.get(BITSLICE)
+    if engine is None or not warmup.background_enabled():
+        return False
+    cached = getattr(engine, "cbc_mac_ready", lambda: True)  # warm_up compiles it last
+    return not warmup.ready_or_started(BITSLICE, chains.ECB_ENCRYPT,
+                                       lambda: engine.ready(chains.CTR) and cached())
+
+
 def _table_ecb_kernels(engines: Sequence[str]) -> dict[str, object]:
     """Compiled ECB dispatchers of the table engines among ``engines``."""
     return {n: ENGINES[n].ecb_kernel for n in engines if hasattr(ENGINES[n], "ecb_kernel")}
@@ -130,7 +210,9 @@ def measure_all(args: argparse.Namespace, progress: Progress) -> Measurements:
     engines = variants()
     load_before = machine.load_average()
     started = time.perf_counter()
-    compile_engines(engines, min(machine.cpu_count(), len(engines)), progress, command="opts")
+    background = warmup.background_enabled()
+    digests = prepare_all(engines, args.size, compiled_fully(background),
+                          min(machine.cpu_count(), len(engines)), progress)
     compile_wall = time.perf_counter() - started
     main = measure(engines, args.size, args.seconds, progress)
     per_class: dict[str, list[Result]] = {}
@@ -139,10 +221,12 @@ def measure_all(args: argparse.Namespace, progress: Progress) -> Measurements:
             per_class[cls] = main if nbytes == args.size else measure(
                 engines, nbytes, args.seconds, progress, f" ({cls}, {format_size(nbytes)})")
     memo = saved_choice.user_cache_dir() / "identical_code.json"
-    groups = identical_code_groups(_table_ecb_kernels(engines), memo, progress)
+    groups = identical_code_groups(_table_ecb_kernels(engines), memo, progress, digests)
+    load_after = machine.load_average()
+    finishing = finish_in_background()
     progress.done()
     return Measurements(main, per_class, compile_wall, groups, load_before,
-                        machine.load_average(), time.perf_counter() - started)
+                        load_after, time.perf_counter() - started, finishing)
 
 
 def _load_note(before: float | None, after: float | None) -> str:
@@ -190,8 +274,8 @@ def write_notes(m: Measurements, args: argparse.Namespace) -> Notes:
         f"ECB encryption of {format_size(args.size)} per call into a preallocated buffer, "
         f"{args.threads} thread(s); each engine timed for {args.seconds:g} s in {ROUNDS} "
         f"interleaved rounds, best round shown; k/s is 1000 bytes/s. Compilation and "
-        f"warm-up ({warm:.1f} s in all, {m.compile_wall:.1f} s of it compiling every "
-        f"engine over several processes) came first and is not in the figures."
+        f"warm-up ({warm:.1f} s in all, {m.compile_wall:.1f} s of it compiling what is "
+        f"timed over several processes) came first and is not in the figures."
     )
     if any(not options(r.variant) for r in ok):
         notes.add("The line with no options is the default loop, 4 rounds per iteration (`table`).")
@@ -205,6 +289,13 @@ def write_notes(m: Measurements, args: argparse.Namespace) -> Notes:
     other_copy = cache_note()
     notes.add(f"Kernels compiled into {cache_location()}"
               + (f"; {other_copy}." if other_copy else " (later imports load them)."))
+    if m.finishing:
+        notes.add(f"The {BITSLICE} engine's other kernels (CTR, CBC/CFB decryption, many "
+                  f"messages, key arrays, crypt(3), MACs) are compiling into the same cache in "
+                  f"one background process (`python -m numbades.tuning.warmup {BITSLICE}`); "
+                  f"until it finishes `auto` serves that work with the {DEFAULT_TABLE_VARIANT} "
+                  f"engine (same results). `python -m numbades compile` compiles everything "
+                  f"in the foreground.")
     for res in m.main:
         if res.error is not None:
             notes.add(f"{res.variant} left out: {res.error}", [res.variant])

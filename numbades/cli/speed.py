@@ -23,6 +23,7 @@ import numpy as np
 
 from ..engines.registry import ENGINES
 from ..tuning import machine
+from . import startup
 from .measure import (
     IV,
     KEY8,
@@ -278,10 +279,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print machine-readable JSON")
     parser.add_argument("--quiet", action="store_true", help="no progress display on stderr")
+    startup.add_arguments(parser)
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
-    """Run ``speed``; 0 on success."""
+    """Run ``speed`` (or ``speed --startup``: :mod:`.startup`); 0 on success."""
+    problem = startup.check_arguments(args)
+    if problem:
+        print(f"numbades speed: error: {problem}", file=sys.stderr)
+        return 2
+    if args.startup:
+        return startup.run(args, out)
     set_threads(1)
     m = measure_all(args, Progress(sys.stderr, enabled=not args.quiet))
     if args.json:
