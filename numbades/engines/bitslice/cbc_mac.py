@@ -35,7 +35,7 @@ from .layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_wo
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .rounds.lane_rounds import crypt_work, rounds_on
 
-_INLINED_SOURCES_SHA256 = "914c49723fb2bf500c6b514012119986d2fcc2cde0ec24ea70b23acdd823dd1b"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "1714fb719130a323f3be18ff609cede2c7ecdcd3855ec1956c1de0b9d23a1520"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.

@@ -45,7 +45,7 @@ from .layout.transpose import (
 from .layout.wiring import SALT_PLANE0
 from .rounds.lane_rounds import rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "914c49723fb2bf500c6b514012119986d2fcc2cde0ec24ea70b23acdd823dd1b"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "1714fb719130a323f3be18ff609cede2c7ecdcd3855ec1956c1de0b9d23a1520"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -108,7 +108,9 @@ class BitsliceEngine:
 
         return [
             ("ecb", ecb),
-            ("ctr+cbc/cfb-decrypt", chain_kernel(chains.CTR)),  # one kernel (mode_kernels._stream)
+            ("ctr", chain_kernel(chains.CTR)),
+            ("cbc-decrypt", chain_kernel(chains.CBC_DECRYPT)),
+            ("cfb-decrypt", chain_kernel(chains.CFB_DECRYPT)),
             ("many", chain_kernel(chains.CBC_ENCRYPT)),  # CBC/CFB encryption, OFB: one kernel
             ("key rows", key_rows),
             ("crypt3", crypt3_kernels),
@@ -228,8 +230,12 @@ def _entry(chain: int) -> tuple[object, tuple] | None:
     word, xor = typeof(np.uint64(0)), typeof(0)
     if chain in chains.ECB:
         return lane_rounds.ecb, (words, out, planes, typeof(True))
-    if chain in (chains.CTR, chains.CBC_DECRYPT, chains.CFB_DECRYPT):  # one kernel, mode a code
-        return mode_kernels._stream, (words, out, planes, word, xor, xor)
+    if chain == chains.CTR:
+        return mode_kernels._ctr, (words, out, planes, word, xor)
+    if chain == chains.CBC_DECRYPT:
+        return mode_kernels._cbc_decrypt, (words, out, planes, word, xor)
+    if chain == chains.CFB_DECRYPT:
+        return mode_kernels._cfb_decrypt, (words, out, planes, word, xor)
     rows, out_rows = typeof(_read_only((1, 1))), typeof(np.zeros((1, 1), np.uint64))
     return mode_kernels._many, (rows, out_rows, planes, out, xor, xor)
 

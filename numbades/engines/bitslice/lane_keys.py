@@ -41,7 +41,7 @@ from .layout.transpose import (
 from .mode_kernels import many_group, many_scratch
 from .rounds.lane_rounds import gather_ip, rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "bb25172a1af88806b3ccb610799da1850300a326496450a7f6a0098dff08a483"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "783c5508fa0de89a85d721d6c5f8cbfa958a355e130a7356bcd6076c9c42009c"  # see tools/stamp_kernel_sources.py
 
 
 @inline

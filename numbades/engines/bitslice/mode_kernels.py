@@ -153,10 +153,9 @@ def _ctr_pass(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None
         dst[start + b] = src[start + b] ^ flat[b]
 
 
-@inline
+@numba.njit(nogil=True, cache=True)
 def _ctr(src, dst, kplanes, c0, xor) -> None:
     """CTR over src into dst; counters are built in plane form (no counter array)."""
-    always_inline()
     prefer_wide_vectors()
     n = src.shape[0]
     buf = new_planes()
@@ -215,10 +214,9 @@ def _cbcd_pass(src, dst, start, prev, kplanes, xor, rows, buf, work, seams) -> N
     work_to_words_backward(work, rows, flat, PLAIN_ROWS, dst, start, src, start - 1, seams)
 
 
-@inline
+@numba.njit(nogil=True, cache=True)
 def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
     """Passes from the last to the first, so that in place no ciphertext is lost (``_cbcd_pass``)."""
-    always_inline()
     prefer_wide_vectors()
     n = src.shape[0]
     buf = new_planes()
@@ -273,10 +271,9 @@ def _cfbd_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
     work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start)
 
 
-@inline
+@numba.njit(nogil=True, cache=True)
 def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
     """Passes from the last to the first, so that in place no ciphertext is lost (``_cfbd_pass``)."""
-    always_inline()
     prefer_wide_vectors()
     n = src.shape[0]
     buf = new_planes()
@@ -289,26 +286,7 @@ def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
     for start in range(full - BLOCKS, 0, -BLOCKS):
         _cfbd_pass(src, dst, start, kplanes, xor, rows, buf, work)
     if full > 0:
-        # plain integers, not literals: one compiled _cfbd_chunk for both calls (``engines.jit``)
-        _cfbd_chunk(src, dst, np.int64(0), np.int64(BLOCKS), iv, kplanes, xor, buf, work)
-
-
-@numba.njit(nogil=True, cache=True)
-def _stream(src, dst, kplanes, word, xor, mode) -> None:
-    """The single-stream modes parallel across blocks, one kernel: ``mode`` CTR (``word``: the
-    first counter), CBC_DECRYPT or CFB_DECRYPT (``word``: the IV, as the data's word).
-
-    One kernel rather than three, so the round code (``lane_rounds.crypt_work``,
-    which Numba links into every kernel that calls it, where LLVM compiles it
-    again) and each kernel's fixed cost are compiled once for the three.
-    """
-    prefer_wide_vectors()
-    if mode == CTR:
-        _ctr(src, dst, kplanes, word, xor)
-    elif mode == CBC_DECRYPT:
-        _cbc_decrypt(src, dst, kplanes, word, xor)
-    else:
-        _cfb_decrypt(src, dst, kplanes, word, xor)
+        _cfbd_chunk(src, dst, 0, BLOCKS, iv, kplanes, xor, buf, work)
 
 
 # ---------------------------------------------------------------- many messages
@@ -471,19 +449,19 @@ def _word(v: int, swap: bool) -> np.uint64:
 
 def ctr(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, counter0: int, swap: bool) -> None:
     """CTR: dst[i] = src[i] ^ E(counter0 + i mod 2**64), counters made inside the kernel."""
-    _stream(src, dst, kplanes, np.uint64(counter0 & _U64), BSWAP_XOR if swap else 0, CTR)
+    _ctr(src, dst, kplanes, np.uint64(counter0 & _U64), BSWAP_XOR if swap else 0)
 
 
 def cbc_decrypt(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, iv: int,
                 swap: bool) -> None:
     """CBC decryption, P_i = D(C_i) ^ C_{i-1} (C_{-1} = iv); kplanes from reversed keys."""
-    _stream(src, dst, kplanes, _word(iv, swap), BSWAP_XOR if swap else 0, CBC_DECRYPT)
+    _cbc_decrypt(src, dst, kplanes, _word(iv, swap), BSWAP_XOR if swap else 0)
 
 
 def cfb_decrypt(src: np.ndarray, dst: np.ndarray, kplanes: np.ndarray, iv: int,
                 swap: bool) -> None:
     """CFB-64 decryption, P_i = C_i ^ E(C_{i-1}); kplanes from the encryption keys."""
-    _stream(src, dst, kplanes, _word(iv, swap), BSWAP_XOR if swap else 0, CFB_DECRYPT)
+    _cfb_decrypt(src, dst, kplanes, _word(iv, swap), BSWAP_XOR if swap else 0)
 
 
 def many(src2d: np.ndarray, dst2d: np.ndarray, kplanes: np.ndarray, ivs: np.ndarray, chain: int,
