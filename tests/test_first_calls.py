@@ -195,6 +195,10 @@ def test_loaded_never_compiles():
     assert loaded(never_called, signature)
 
 
+#: The table engines' kernel groups, in compile order (``TableEngine.compile_groups``).
+GROUPS = ["ecb", "chain", "cfb8", "whitened", "key"]
+
+
 def test_compile_command(tmp_path):
     env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
     run = subprocess.run([sys.executable, "-m", "numbades", "compile", "--engines", "table,table+ptr",
@@ -204,9 +208,13 @@ def test_compile_command(tmp_path):
     lines = run.stdout.splitlines()
     assert lines[0].startswith("numbades compile - ")
     assert [line.split()[0] for line in lines[1:3]] == ["table", "table+ptr"]
+    for line, groups in ((lines[1], [*GROUPS, "crypt3"]), (lines[2], GROUPS)):  # CPU per group
+        assert [part.split()[0] for part in line.split(" s cpu: ")[1].split(", ")] == groups
     assert lines[3].startswith("helpers") and "payments" in lines[3]  # the public face's own
     assert lines[4].startswith("total") and "2 process(es)" in lines[4]
     assert lines[5] == f"kernels cached in {tmp_path.resolve()}"  # the directory it filled
+    assert lines[6].startswith("compile CPU seconds by kernel group")
+    assert lines[7].startswith("  table variants (2): ") and "key rows" in lines[7]
     assert any(tmp_path.rglob("*.nbi")), "nothing was written to the cache"
     bad = subprocess.run([sys.executable, "-m", "numbades", "compile", "--engines", "nope"],
                          capture_output=True, text=True, env=env, timeout=120, check=False)

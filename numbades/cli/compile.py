@@ -4,8 +4,10 @@ For Docker images, CI runners and cluster workers: run it once where the
 package is installed (or with the same ``NUMBA_CACHE_DIR``), and every later
 process loads the kernels instead of compiling them.  Engines are spread
 over ``--jobs`` processes (default: the CPUs this process may use), the slow
-bitslice engine first; a progress line goes to stderr and a summary of the
-seconds per engine to stdout.  ``opts`` compiles the same way before it
+bitslice engine first; a progress line goes to stderr and a summary to
+stdout: per engine, the wall seconds and the CPU seconds of each kernel
+group (ECB, the chains, key arrays, crypt(3), ...), then the CPU seconds
+per group over all table variants and for bitslice.  ``opts`` compiles the same way before it
 measures.  Then, in this process, the public face's own small kernels
 (:mod:`.public_kernels`).
 """
@@ -75,9 +77,10 @@ def cache_note() -> str | None:
 
 
 def compile_engines(names: list[str], jobs: int, progress: Progress,
-                    timers: dict | None = None, command: str = "compile") -> dict[str, float]:
+                    timers: dict | None = None, command: str = "compile",
+                    groups: warmup.GroupTimes | None = None) -> dict[str, float]:
     """Compile ``names`` over ``jobs`` processes with a progress line (``command`` names
-    the command in it); seconds per engine."""
+    the command in it); seconds per engine (``groups``: per kernel group, ``warmup.warm_up``)."""
     pending = list(names)
     phase = f"{command}: compiling engines"
 
@@ -91,7 +94,39 @@ def compile_engines(names: list[str], jobs: int, progress: Progress,
 
     progress.update(phase, f"({len(names)} on {jobs} process(es))")
     with progress.heartbeat(still):
-        return warmup.compile_all(names, jobs, report, timers)
+        return warmup.compile_all(names, jobs, report, timers, groups)
+
+
+def engine_line(name: str, seconds: float, groups: warmup.GroupTimes, width: int) -> str:
+    """One engine's compile: wall seconds, CPU seconds, and the CPU seconds of each kernel group."""
+    mine = [(group, cpu) for (engine, group), (_, cpu) in groups.items() if engine == name]
+    if not mine:
+        return f"{name:<{width}}  {seconds:7.1f} s\n"
+    parts = ", ".join(f"{group} {cpu:.1f}" for group, cpu in mine)
+    return f"{name:<{width}}  {seconds:7.1f} s  {sum(c for _, c in mine):7.1f} s cpu: {parts}\n"
+
+
+def group_total_lines(groups: warmup.GroupTimes) -> list[str]:
+    """CPU seconds per kernel group summed over the table variants, and bitslice's, one line each.
+
+    A group's time is its kernels' compile given what the engine compiled
+    before it (a helper shared by two groups counts in the first); CPU
+    seconds of the compiling process, so that a loaded machine does not
+    inflate them as it does wall seconds.
+    """
+    families: dict[str, dict[str, float]] = {}
+    counts: dict[str, set[str]] = {}
+    for (engine, group), (_, cpu) in groups.items():
+        family = "table variants" if engine.startswith("table") else engine
+        totals = families.setdefault(family, {})
+        totals[group] = totals.get(group, 0.0) + cpu
+        counts.setdefault(family, set()).add(engine)
+    lines = []
+    for family, totals in families.items():
+        label = f"{family} ({len(counts[family])})" if family == "table variants" else family
+        parts = ", ".join(f"{group} {cpu:.1f}" for group, cpu in totals.items())
+        lines.append(f"  {label}: {sum(totals.values()):.1f} s cpu = {parts}")
+    return lines
 
 
 def breakdown_lines(timers: dict[str, tuple[float, float]], top: int = 25) -> list[str]:
@@ -134,14 +169,16 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     started = time.perf_counter()
     progress = Progress(sys.stderr, enabled=not args.quiet)
     timers: dict[str, tuple[float, float]] = {}
-    seconds = compile_engines(names, jobs, progress, timers if args.breakdown else None)
+    groups: warmup.GroupTimes = {}
+    seconds = compile_engines(names, jobs, progress, timers if args.breakdown else None,
+                              groups=groups)
     progress.update("compile: helpers", "crypt(3) encoding, quad_cksum, payments")
     helpers = warm_public_kernels()
     progress.done()
     wall = time.perf_counter() - started
     width = max(len(n) for n in [*names, "helpers"])
     out.write(f"numbades compile - {machine.line_prefix()}\n")
-    out.writelines(f"{name:<{width}}  {seconds[name]:7.1f} s\n" for name in names)
+    out.writelines(engine_line(name, seconds[name], groups, width) for name in names)
     out.write(f"{'helpers':<{width}}  {helpers:7.1f} s  (crypt(3) encoding, quad_cksum, payments)\n")
     out.write(f"{'total':<{width}}  {wall:7.1f} s wall on {jobs} process(es); "
               f"{sum(seconds.values()):.1f} s of engine time\n")
@@ -149,6 +186,9 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     note = cache_note()
     if note:
         out.write(f"warning: {note}\n")
+    if any(cpu for _, cpu in groups.values()):
+        out.write("compile CPU seconds by kernel group (in each engine's compile order):\n")
+        out.writelines(line + "\n" for line in group_total_lines(groups))
     if args.breakdown:
         out.write("\n" + "\n".join(breakdown_lines(timers)) + "\n")
     return 0

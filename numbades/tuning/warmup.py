@@ -142,17 +142,35 @@ def wait_for_background(timeout: float | None = None) -> None:
         child.wait(timeout)
 
 
-def warm_up(names: Sequence[str]) -> dict[str, float]:
+#: (engine, kernel group) -> (wall seconds, CPU seconds of this process) of its compile.
+GroupTimes = dict[tuple[str, str], tuple[float, float]]
+
+
+def engine_groups(name: str) -> list[tuple[str, Callable[[], None]]]:
+    """Engine ``name``'s kernel groups in compile order (``compile_groups``), else one group."""
+    engine = ENGINES[name]
+    groups = getattr(engine, "compile_groups", None)
+    return groups() if groups is not None else [("all", engine.warm_up)]
+
+
+def warm_up(names: Sequence[str], groups: GroupTimes | None = None) -> dict[str, float]:
     """Compile (or load) the kernels of each named engine here; seconds per engine.
 
     The key schedule every cipher object runs comes first, counted in the
-    first engine's time.
+    first engine's time.  ``groups``, if given, receives the wall and CPU
+    seconds of each engine's kernel groups (:func:`engine_groups`); CPU
+    seconds are this process's, so they hold on a loaded machine where wall
+    seconds do not.
     """
     seconds = {}
     start = time.perf_counter()
     round_keys48(bytes(8))
     for name in names:
-        ENGINES[name].warm_up()
+        for group, compile_group in engine_groups(name):
+            wall, cpu = time.perf_counter(), time.process_time()
+            compile_group()
+            if groups is not None:
+                groups[name, group] = (time.perf_counter() - wall, time.process_time() - cpu)
         seconds[name] = time.perf_counter() - start
         start = time.perf_counter()
     return seconds
@@ -185,44 +203,56 @@ def kernel_timers() -> dict[str, tuple[float, float]]:
     return timers
 
 
-def warm_up_with_timers(names: Sequence[str]) -> tuple[dict[str, float], dict]:
-    """:func:`warm_up`, and the :func:`kernel_timers` of what it compiled."""
-    return warm_up(names), kernel_timers()
+def warm_up_with_timers(names: Sequence[str]) -> tuple[dict[str, float], dict, GroupTimes]:
+    """:func:`warm_up`, the :func:`kernel_timers` of what it compiled (only what this call
+    compiled: a pool process runs several), and the group times."""
+    before = kernel_timers()
+    groups: GroupTimes = {}
+    seconds = warm_up(names, groups)
+    timers = {kernel: found for kernel, found in kernel_timers().items()
+              if before.get(kernel) != found}
+    return seconds, timers, groups
 
 
 def compile_all(names: Sequence[str], jobs: int,
                 progress: Callable[[str, float, int, int], None] | None = None,
-                timers: dict[str, tuple[float, float]] | None = None) -> dict[str, float]:
+                timers: dict[str, tuple[float, float]] | None = None,
+                groups: GroupTimes | None = None) -> dict[str, float]:
     """Warm every named engine, spread over ``jobs`` processes; seconds per engine.
 
     Slow engines go first, each in a process of its own, so the table
     variants fill the other processes meanwhile.  ``progress(name, seconds,
     done, total)`` is called as each engine finishes, in the order they
-    finish; ``timers``, if given, collects every process's :func:`kernel_timers`.
+    finish; ``timers``, if given, collects every process's :func:`kernel_timers`,
+    ``groups`` the times of every engine's kernel groups (:func:`warm_up`).
     """
     order = sorted(names, key=lambda n: not ENGINES[n].slow_to_compile)
     seconds: dict[str, float] = {}
+    found_groups: GroupTimes = {}
     if jobs <= 1:
         for name in order:
-            seconds.update(warm_up([name]))
+            seconds.update(warm_up([name], found_groups))
             if progress:
                 progress(name, seconds[name], len(seconds), len(order))
         if timers is not None:
             timers.update(kernel_timers())
-        return seconds
-    # spawn, not fork: the parent may hold LLVM and thread-pool state a fork would copy
-    with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-        futures = {pool.submit(warm_up_with_timers, [name]): name for name in order}
-        for future in as_completed(futures):  # report each engine as it finishes
-            name = futures[future]
-            done, found = future.result()
-            seconds.update(done)
-            if timers is not None:
-                for kernel, (total, llvm) in found.items():
-                    old = timers.get(kernel, (0.0, 0.0))
-                    timers[kernel] = (old[0] + total, old[1] + llvm)
-            if progress:
-                progress(name, seconds[name], len(seconds), len(order))
+    else:
+        # spawn, not fork: the parent may hold LLVM and thread-pool state a fork would copy
+        with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
+            futures = {pool.submit(warm_up_with_timers, [name]): name for name in order}
+            for future in as_completed(futures):  # report each engine as it finishes
+                name = futures[future]
+                done, found, its_groups = future.result()
+                seconds.update(done)
+                found_groups.update(its_groups)
+                if timers is not None:
+                    for kernel, (total, llvm) in found.items():
+                        old = timers.get(kernel, (0.0, 0.0))
+                        timers[kernel] = (old[0] + total, old[1] + llvm)
+                if progress:
+                    progress(name, seconds[name], len(seconds), len(order))
+    if groups is not None:
+        groups.update(found_groups)
     return seconds
 
 

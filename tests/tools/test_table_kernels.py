@@ -2,6 +2,7 @@
 
 import ast
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -34,15 +35,32 @@ def _function_source(name: str) -> str:
     return body.replace(name, "_")
 
 
+def _round_of(variant: str) -> str:
+    """The name of the round function (``D_ENCRYPT``) the variant's block function calls."""
+    block = _function_source("block_" + variant.replace("+", "_"))
+    (called,) = set(re.findall(r"\b(d_encrypt\w*)\(", block))
+    return called
+
+
 def test_variants_differ_in_source():
-    """Each option changes the generated round code (the asm comparison is in opts notes)."""
-    bodies = {n: _function_source("block_" + n.replace("+", "_")) for n in _table_kernels.KERNELS}
-    assert len(set(bodies.values())) == 12
+    """Each option changes the generated round code (the asm comparison is in opts notes):
+    RISC and PTR the round function, UNROLL the block function around it."""
+    rounds = {n: _function_source(_round_of(n)) for n in _table_kernels.KERNELS}
+    blocks = {n: _function_source("block_" + n.replace("+", "_")).replace(_round_of(n), "_")
+              for n in _table_kernels.KERNELS}
+    assert len(set(rounds.values())) == 6
+    assert len(set(blocks.values())) == 2
+    assert len({(rounds[n], blocks[n]) for n in rounds}) == 12
+    for name in _table_kernels.KERNELS:
+        unrolled = "unroll" in name
+        assert (blocks[name].count("_(") == 16) == unrolled  # 16 rounds written out, else 4
+        assert name.replace("+unroll", "") in rounds and rounds[name] == rounds[
+            name.replace("+unroll", "")]
 
 
 def test_ptr_variants_load_by_byte_offset():
     for name, kernels in _table_kernels.KERNELS.items():
-        src = _function_source("block_" + name.replace("+", "_"))
+        src = _function_source(_round_of(name))
         assert kernels.ptr == ("load_u32_at_byte" in src)
         # byte offsets (mask 0xfc), never an index (mask 0x3f) scaled back up
         assert ("& 252" in src) == kernels.ptr

@@ -11,6 +11,7 @@ per byte), CFB-1 (per bit) and PCBC have no bitslice path.
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable
 
 import numpy as np
 from numba import typeof
@@ -68,24 +69,53 @@ class BitsliceEngine:
         return False
 
     def warm_up(self) -> None:
-        self.build_key_form(np.zeros(16, np.uint64))
-        for chain in sorted(chains.NAMES):
-            entry = _entry(chain)
-            if entry is not None:
-                entry[0].compile(entry[1])
-        # Key arrays and crypt(3): one tiny call each, with the types the modes layer passes.
-        one = np.zeros((1, 1), np.uint64)
-        for sets in (1, 3):
-            self.key_rows(chains.ECB_ENCRYPT, _read_only((1, 1)), one,
-                          np.zeros((1, sets), np.uint64), passes(sets, False),
-                          np.zeros(1, np.uint64), True)
-        for wide_salt in (False, True):
-            self.crypt3(np.zeros(1, np.uint64), np.zeros(1, np.uint64), 1, wide_salt)
-        # numbades.mac's CBC-MAC kernels: one key, and a key per row (DES, EDE)
-        block, iv = np.zeros((1, 8), np.uint8), np.zeros(1, np.uint64)
-        cbc_mac.cbc_mac(block, iv, self.build_key_form(np.zeros(16, np.uint64)))
-        for sets in (1, 3):
-            cbc_mac.cbc_mac_lanes(block, iv, np.zeros((1, sets), np.uint64))
+        for _, compile_group in self.compile_groups():
+            compile_group()
+
+    def compile_groups(self) -> list[tuple[str, Callable[[], None]]]:
+        """``warm_up`` in steps, each a group of kernels: (name, compile it), in order.
+
+        ECB comes first and carries the shared one-key round kernel
+        (``lane_rounds.crypt_work``); ``numbades compile`` times each step.
+        """
+        def chain_kernel(chain: int) -> Callable[[], None]:
+            def compile_it() -> None:
+                entry = _entry(chain)
+                if entry is not None:
+                    entry[0].compile(entry[1])
+            return compile_it
+
+        def ecb() -> None:
+            self.build_key_form(np.zeros(16, np.uint64))
+            chain_kernel(chains.ECB_ENCRYPT)()
+
+        def key_rows() -> None:  # key arrays: one tiny call each, the modes layer's types
+            one = np.zeros((1, 1), np.uint64)
+            for sets in (1, 3):
+                self.key_rows(chains.ECB_ENCRYPT, _read_only((1, 1)), one,
+                              np.zeros((1, sets), np.uint64), passes(sets, False),
+                              np.zeros(1, np.uint64), True)
+
+        def crypt3_kernels() -> None:
+            for wide_salt in (False, True):
+                self.crypt3(np.zeros(1, np.uint64), np.zeros(1, np.uint64), 1, wide_salt)
+
+        def cbc_mac_kernels() -> None:  # numbades.mac: one key, and a key per row (DES, EDE)
+            block, iv = np.zeros((1, 8), np.uint8), np.zeros(1, np.uint64)
+            cbc_mac.cbc_mac(block, iv, self.build_key_form(np.zeros(16, np.uint64)))
+            for sets in (1, 3):
+                cbc_mac.cbc_mac_lanes(block, iv, np.zeros((1, sets), np.uint64))
+
+        return [
+            ("ecb", ecb),
+            ("ctr", chain_kernel(chains.CTR)),
+            ("cbc-decrypt", chain_kernel(chains.CBC_DECRYPT)),
+            ("cfb-decrypt", chain_kernel(chains.CFB_DECRYPT)),
+            ("many", chain_kernel(chains.CBC_ENCRYPT)),  # CBC/CFB encryption, OFB: one kernel
+            ("key rows", key_rows),
+            ("crypt3", crypt3_kernels),
+            ("cbc-mac", cbc_mac_kernels),
+        ]
 
     def ecb(self, src, dst, keys, swap) -> None:
         def part(a: int, b: int) -> None:

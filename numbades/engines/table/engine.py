@@ -7,6 +7,8 @@ small inputs.  Their lookups depend on key and data bits: not constant-time.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 from numba import typeof
 
@@ -65,25 +67,45 @@ class TableEngine:
         return True  # quick to compile: never worth serving from another engine
 
     def warm_up(self) -> None:
+        for _, compile_group in self.compile_groups():
+            compile_group()
+
+    def compile_groups(self) -> list[tuple[str, Callable[[], None]]]:
+        """``warm_up`` in steps, each a group of kernels: (name, compile it), in order.
+
+        ``numbades compile`` times each step; a helper two groups share counts
+        in the first.
+        """
         words, table = typeof(_READ_ONLY_WORDS), typeof(self._table)
         keys = typeof(self.build_key_form(np.zeros(16, np.uint64)))
         out, flag = typeof(np.zeros(1, np.uint64)), typeof(True)
-        self._kernels.ecb.compile((words, out, keys, table, flag))
-        self._kernels.chain.compile((words, out, keys, table, flag, typeof(0),
-                                     typeof(np.uint64(0))))
-        self._kernels.cfb8.compile((typeof(_READ_ONLY_BYTES), typeof(np.zeros(1, np.uint8)),
-                                    keys, table, typeof(np.uint64(0)), flag))
-        # PCBC, CFB-1 and DESX (engines.base.Whitened): one tiny call of each whitened kernel
-        form = Whitened(self.build_key_form(np.zeros(16, np.uint64)), 0, 0)
-        self.chain(chains.CBC_ENCRYPT, _READ_ONLY_WORDS, np.zeros(1, np.uint64), form, True, 0)
-        self.cfb8(_READ_ONLY_BYTES, np.zeros(1, np.uint8), form, 0, False)
-        rows = _READ_ONLY_WORDS.reshape(1, 1)  # key arrays: one tiny call, as the modes layer makes
-        for sets in (1, 3):
-            self.key_rows(chains.ECB_ENCRYPT, rows, np.zeros((1, 1), np.uint64),
-                          np.zeros((1, sets), np.uint64), passes(sets, False),
-                          np.zeros(1, np.uint64), True)
+        kernels = self._kernels
+
+        def whitened_kernels() -> None:  # PCBC, CFB-1 and DESX: one tiny call of each
+            form = Whitened(self.build_key_form(np.zeros(16, np.uint64)), 0, 0)
+            self.chain(chains.CBC_ENCRYPT, _READ_ONLY_WORDS, np.zeros(1, np.uint64), form, True, 0)
+            self.cfb8(_READ_ONLY_BYTES, np.zeros(1, np.uint8), form, 0, False)
+
+        def key_rows() -> None:  # key arrays: one tiny call each, as the modes layer makes
+            rows = _READ_ONLY_WORDS.reshape(1, 1)
+            for sets in (1, 3):
+                self.key_rows(chains.ECB_ENCRYPT, rows, np.zeros((1, 1), np.uint64),
+                              np.zeros((1, sets), np.uint64), passes(sets, False),
+                              np.zeros(1, np.uint64), True)
+
+        groups: list[tuple[str, Callable[[], None]]] = [
+            ("ecb", lambda: kernels.ecb.compile((words, out, keys, table, flag))),
+            ("chain", lambda: kernels.chain.compile((words, out, keys, table, flag, typeof(0),
+                                                     typeof(np.uint64(0))))),
+            ("cfb8", lambda: kernels.cfb8.compile((typeof(_READ_ONLY_BYTES),
+                                                   typeof(np.zeros(1, np.uint8)), keys, table,
+                                                   typeof(np.uint64(0)), flag))),
+            ("whitened", whitened_kernels),
+            ("key rows", key_rows),
+        ]
         if self.name == DEFAULT:  # crypt(3) runs on the default loop only (policy.pick_crypt3)
-            crypt3_kernels.compile_signature()
+            groups.append(("crypt3", crypt3_kernels.compile_signature))
+        return groups
 
     def ecb(self, src, dst, keys, swap) -> None:
         if isinstance(keys, Whitened):

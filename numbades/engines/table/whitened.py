@@ -30,12 +30,11 @@ from .kernels_gen import KERNELS, val
 #: The default loop's one-block function (creates that variant's dispatchers, not its code).
 block_table = KERNELS["table"].block
 
-_INLINED_SOURCES_SHA256 = "8ca3636f31d45a17e189f08a54ad92a6b0e87e7cdc9f5ce1570fcb14a89f8a28"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "0345f026a59cfd2c952ec9b9b01358e12c09d27832b37bd4ad83f7b3200c17b9"  # see tools/stamp_kernel_sources.py
 
 _ONE = np.uint64(1)
 _B8 = np.uint64(8)
-_B56 = np.uint64(56)
-_B63 = np.uint64(63)
+_B64 = np.uint64(64)
 
 
 @njit(nogil=True, cache=True)
@@ -86,23 +85,26 @@ def words(src, dst, ks, sp, swap, mode, state, pre, post):
 
 @njit(nogil=True, cache=True)
 def register(src, dst, ks, sp, reg, mode, pre, post):
-    """CFB-8 or CFB-1 of whitened blocks over bytes src into dst (may be src); returns the register."""
+    """CFB-8 or CFB-1 of whitened blocks over bytes src into dst (may be src); returns the register.
+
+    One loop for both, so the block function is inlined once (half the
+    compile): a byte is ``units`` cipher calls of ``width`` bits each, most
+    significant first (CFB-8: one call of 8 bits; CFB-1: eight of 1 bit).
+    """
     decrypt = mode == chains.CFB8_DECRYPT or mode == chains.CFB1_DECRYPT
-    if mode == chains.CFB8_ENCRYPT or mode == chains.CFB8_DECRYPT:
-        for i in range(src.shape[0]):
-            b = np.uint64(src[i])
-            o = b ^ ((block_table(reg ^ pre, ks, sp) ^ post) >> _B56)
-            dst[i] = np.uint8(o)
-            reg = (reg << _B8) | (b if decrypt else o)
-        return reg
-    for i in range(src.shape[0]):  # CFB-1: a cipher call per bit, most significant first
+    cfb1 = mode == chains.CFB1_ENCRYPT or mode == chains.CFB1_DECRYPT
+    width = _ONE if cfb1 else _B8
+    units = 8 if cfb1 else 1
+    keep = _B64 - width  # the keystream unit: the top ``width`` bits of the cipher output
+    mask = (_ONE << width) - _ONE
+    for i in range(src.shape[0]):
         b = np.uint64(src[i])
         out = np.uint64(0)
-        for j in range(8):
-            shift = np.uint64(7 - j)
-            bit = (b >> shift) & _ONE
-            o = bit ^ ((block_table(reg ^ pre, ks, sp) ^ post) >> _B63)
+        for j in range(units):
+            shift = np.uint64(units - 1 - j) * width
+            unit = (b >> shift) & mask
+            o = unit ^ ((block_table(reg ^ pre, ks, sp) ^ post) >> keep)
             out |= o << shift
-            reg = (reg << _ONE) | (bit if decrypt else o)
+            reg = (reg << width) | (unit if decrypt else o)
         dst[i] = np.uint8(out)
     return reg
