@@ -115,6 +115,14 @@ def _bytes(words: np.ndarray) -> np.ndarray:
     return np.ascontiguousarray(words.astype(">u8")).view(np.uint8).reshape(-1, 16)
 
 
+def _read_only(rows: np.ndarray, dtype: type | None = None) -> np.ndarray:
+    """A read-only C-contiguous view: the kernels see one array type whatever the caller
+    passed (writable or not), so they compile one signature, which ``numbades compile`` warms."""
+    view = np.ascontiguousarray(rows, dtype).view()
+    view.flags.writeable = False
+    return view
+
+
 def _transaction_words(ipek: np.ndarray, ksns: np.ndarray, counters: np.ndarray) -> np.ndarray:
     """The non-reversible key generation steps, every row at once: (N, 2) uint64 keys.
 
@@ -127,7 +135,7 @@ def _transaction_words(ipek: np.ndarray, ksns: np.ndarray, counters: np.ndarray)
     order = np.argsort(-ones.astype(np.int8), kind="stable")
     n = order.size
     left, right, reg, rest = (np.empty(n, np.uint64) for _ in range(4))
-    dukpt_steps.gather(np.ascontiguousarray(ipek), ksns, np.ascontiguousarray(counters, np.uint32),
+    dukpt_steps.gather(_read_only(ipek), _read_only(ksns), _read_only(counters, np.uint32),
                        order, _COUNTER_MASK, left, right, reg, rest)
     active = np.bincount(ones, minlength=MAX_COUNTER_ONES + 1)[::-1].cumsum()[::-1]
     des_keys = np.empty(2 * left.size, np.uint64)
