@@ -205,7 +205,9 @@ def test_compile_command(tmp_path):
                           "--jobs", "2", "--quiet"], capture_output=True, text=True, env=env,
                          timeout=900, check=False)
     assert run.returncode == 0, run.stderr
-    lines = run.stdout.splitlines()
+    # Run from a checkout with the package also installed (as CI does), compile warns
+    # that the installed copy was not warmed; the summary is the rest.
+    lines = [line for line in run.stdout.splitlines() if not line.startswith("warning: ")]
     assert lines[0].startswith("numbades compile - ")
     assert [line.split()[0] for line in lines[1:3]] == ["table", "table+ptr"]
     for line, groups in ((lines[1], [*GROUPS, "crypt3"]), (lines[2], GROUPS)):  # CPU per group
