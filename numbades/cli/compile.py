@@ -24,7 +24,7 @@ from typing import TextIO
 
 from ..engines.registry import ENGINES, variants
 from ..tuning import machine, warmup
-from .measure import Progress, positive_int
+from .measure import Progress, comma_names, positive_int
 from .public_kernels import warm_public_kernels
 
 #: ``__init__.py`` of the numbades this process imported.
@@ -143,12 +143,7 @@ def breakdown_lines(timers: dict[str, tuple[float, float]], top: int = 25) -> li
 
 
 def _engines_arg(text: str) -> list[str]:
-    names = [n.strip() for n in text.split(",") if n.strip()]
-    unknown = [n for n in names if n not in ENGINES]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(
-            f"unknown engine(s) {unknown or text!r}; choose from {', '.join(ENGINES)}")
-    return names
+    return comma_names(text, list(ENGINES), "engine(s)")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

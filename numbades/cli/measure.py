@@ -14,7 +14,7 @@ import re
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from typing import TextIO
 
 #: Fixed measurement inputs: the key and IV values do not change a DES rate.
@@ -59,6 +59,16 @@ def _positive(kind: type, smallest: float, what: str) -> Callable[[str], float]:
 
 positive_float = _positive(float, 1e-9, "a number")
 positive_int = _positive(int, 1, "an integer")
+
+
+def comma_names(text: str, choices: Sequence[str], what: str) -> list[str]:
+    """argparse helper: a comma-separated list of ``what`` (plural noun), each one of ``choices``."""
+    names = [n.strip() for n in text.split(",") if n.strip()]
+    unknown = [n for n in names if n not in choices]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(
+            f"unknown {what} {unknown or text!r}; choose from {', '.join(choices)}")
+    return names
 
 
 def format_size(nbytes: int) -> str:

@@ -34,7 +34,7 @@ from pathlib import Path
 from typing import TextIO
 
 from ..tuning import machine
-from .measure import KEY8, Progress, format_size
+from .measure import KEY8, Progress, comma_names, format_size
 
 #: The steps, in the order they run; ``--skip`` takes these names.
 STEPS = ("numba", "cold", "background", "foreground", "compile", "warm", "ratio")
@@ -458,12 +458,7 @@ def render_json(report: Report, args: argparse.Namespace, out: TextIO) -> None:
 
 def skip_arg(text: str) -> tuple[str, ...]:
     """``--skip``: comma-separated step names."""
-    names = tuple(n.strip() for n in text.split(",") if n.strip())
-    unknown = [n for n in names if n not in STEPS]
-    if unknown or not names:
-        raise argparse.ArgumentTypeError(
-            f"unknown step(s) {unknown or text!r}; choose from {', '.join(STEPS)}")
-    return names
+    return tuple(comma_names(text, list(STEPS), "step(s)"))
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
