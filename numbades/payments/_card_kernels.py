@@ -19,7 +19,7 @@ from numba.cpython.unsafe.numbers import leading_zeros
 
 from ._kernels import _ALL, _shr, _string, _top
 
-_INLINED_SOURCES_SHA256 = "79cfd20feace428b119acd39f0eceed4eb1988d515ddc48df865597ed2a3bd89"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "29b9482a1a2981a20e9cf1c51482023237bd0789d814c474519015fbd86f0db1"  # see tools/stamp_kernel_sources.py
 
 
 @njit(cache=True, nogil=True, inline="always")

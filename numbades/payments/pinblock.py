@@ -7,12 +7,17 @@ random nibbles (format 1, the "transaction field") or random nibbles from
 four zero nibbles, then the 12 rightmost PAN digits excluding the check
 digit (zero-padded on the left for shorter PANs).
 
-Blocks are built straight from the PINs' and PANs' characters, and parsed
-straight to the PINs' characters, by compiled loops (``_kernels``): one
-pass over the rows, which also checks the digits.  In translation the
-clear PINs stay in a character array inside the call.  Parsing never
-raises on a bad block: each row gets a validity flag (control nibble, PIN length, PIN digits,
-fill, and through the fill the PAN of formats 0 and 3).
+Blocks are built from the PINs' characters and the PANs' fields (the PAN
+field of each row, computed and checked once, before any cipher runs), and
+parsed straight to the PINs' characters, by compiled loops
+(``_pin_kernels``): ``U`` and ``S`` strings are narrowed to bytes in one
+pass, then read eight characters to a word, several rows at once; only
+when some row is not clean (a bad character or length) or the strings are
+wider than the fast loops read do the exact per-character loops run, and
+refuse the rows by name.  In translation the clear PINs stay in a word
+inside the kernel.  Parsing never raises on a bad block: each row gets a
+validity flag (control nibble, PIN length, PIN digits, fill, and through
+the fill the PAN of formats 0 and 3).
 """
 
 from __future__ import annotations
@@ -22,7 +27,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _cipher, _kernels, dukpt, inputs
+from . import _cipher, _pin_kernels, dukpt, inputs
 
 __all__ = ["FORMATS", "decipher_pin_blocks", "encipher_pin_blocks", "pin_block",
            "pin_from_block", "translate_pin_blocks"]
@@ -37,30 +42,54 @@ def _format(value: Any, name: str = "format") -> int:
     return inputs.choice(value, FORMATS, name)
 
 
-_NO_PAN = np.zeros((0, 1), np.uint32)  # formats 1 and 2: no PAN rows
+_NO_FIELDS = np.zeros(0, np.uint64)  # formats 1 and 2: no PAN field
+_F_FILL = np.uint64(0x00FFFFFFFFFFFFFF)  # formats 0 and 2: fill nibbles F
 
 
-def _pan(pan: Any, fmt: int) -> np.ndarray:
-    """The PAN characters of formats 0 and 3 (P rows, checked by the kernels); none for 1 and 2."""
+def _read_only(array: np.ndarray) -> np.ndarray:
+    """A read-only view: the kernels see one array type, so each compiles one signature."""
+    view = array.view()
+    view.flags.writeable = False
+    return view
+
+
+def _flat(array: np.ndarray) -> np.ndarray:
+    """An array as the kernels read it: flat, read-only."""
+    return _read_only(array.reshape(-1))
+
+
+def _bytes(chars: np.ndarray, reach: int) -> np.ndarray:
+    """Character codes (R, W) as the fast kernels read them: bytes, ``reach`` of them
+    readable from every row's start."""
+    out = np.empty(chars.size + reach, np.uint8)
+    _pin_kernels.narrow(_flat(chars), out)
+    return out
+
+
+def _per_row(values: np.ndarray, n: int) -> np.ndarray:
+    """n words: the argument's own (n), the one for all (1), or zeros (none)."""
+    if values.shape[0] == n:
+        return values
+    return np.full(n, values[0] if values.shape[0] else 0, np.uint64)
+
+
+def _fields(pan: Any, fmt: int) -> np.ndarray:
+    """The PAN fields of formats 0 and 3 (P, one per PAN; checked: ``ValueError`` naming the
+    rows); none for formats 1 and 2."""
     if fmt not in _WITH_PAN:
-        return _NO_PAN
+        return _NO_FIELDS
     if pan is None:
         raise TypeError(f"format {fmt} needs the PAN (pan=None is for formats 1 and 2)")
-    return inputs.codes(pan, "pan")
-
-
-def _check_pan(pan: np.ndarray, lengths: np.ndarray, bad: np.ndarray) -> None:
-    inputs.check_read(pan, lengths, bad, "pan", _PAN_MIN, _PAN_MAX)
-
-
-def _check_now(chars: np.ndarray) -> np.ndarray:
-    """PAN characters checked now: for the calls whose cipher runs before they are read."""
-    if chars.shape[0]:
-        inputs.digits_from(chars, "pan", _PAN_MIN, _PAN_MAX)
-    return chars
-
-
-_F_FILL = np.zeros((0, 16), np.uint8)  # no rows: the kernel writes F
+    chars = inputs.codes(pan, "pan")
+    rows, width = chars.shape
+    fields = np.empty(rows, np.uint64)
+    reach = _pin_kernels.PAN_BYTES
+    if width <= reach and _pin_kernels.pan_fields_fast(_bytes(chars, reach), width, fields):
+        return fields
+    lengths, bad = np.zeros(rows, np.intp), np.zeros(rows, np.bool_)  # exact: names the rows
+    _pin_kernels.pan_fields(chars, fields, lengths, bad)
+    inputs.check_read(chars, lengths, bad, "pan", _PAN_MIN, _PAN_MAX)
+    return fields
 
 
 def _random_nibbles(n: int, low: int) -> np.ndarray:
@@ -74,53 +103,56 @@ def _random_nibbles(n: int, low: int) -> np.ndarray:
     return (got[:need] % span + low).astype(np.uint8).reshape(n, 16)
 
 
+_NIBBLE_SHIFTS = np.arange(60, -4, -4, dtype=np.uint64)  # nibble k of a word: bits 60 - 4k
+
+
 def _fill(fmt: int, n: int) -> np.ndarray:
-    """The fill nibbles of format ``fmt`` for n rows (no rows: the kernels write F)."""
+    """The fill nibbles of format ``fmt`` for n rows: (n,) words, nibbles 2..15 in use."""
     if fmt == 1:
-        return _random_nibbles(n, 0)
+        return _random_nibbles(n, 0).astype(np.uint64) @ (np.uint64(1) << _NIBBLE_SHIFTS)
     if fmt == 3:
-        return _random_nibbles(n, 10)
-    return _F_FILL
+        return _random_nibbles(n, 10).astype(np.uint64) @ (np.uint64(1) << _NIBBLE_SHIFTS)
+    return np.full(n, _F_FILL)
 
 
-def _encode(pins: np.ndarray, pan: np.ndarray, fmt: int, n: int) -> np.ndarray:
-    """Clear blocks (n, 8) from PIN and PAN characters (1 or n rows each; PAN: none for
-    formats 1 and 2); both are checked here, in the one pass that builds the blocks."""
-    fill = _fill(fmt, n)
+def _encode(pins: np.ndarray, fields: np.ndarray, fmt: int, n: int) -> np.ndarray:
+    """Clear blocks (n, 8) from PIN characters and PAN fields (1 or n rows each; fields:
+    none for formats 1 and 2); the PINs are checked in the pass that builds the blocks."""
+    fill, fields = _fill(fmt, n), _per_row(fields, n)
     out = np.empty((n, 8), np.uint8)
-    pin_len, pan_len = np.zeros(n, np.intp), np.zeros(n, np.intp)
-    pin_bad, pan_bad = np.zeros(n, np.bool_), np.zeros(n, np.bool_)
-    if n:
-        _kernels.encode_blocks(pins, pan, fmt, fill, out, pin_len, pin_bad, pan_len, pan_bad)
-    _check_pan(pan, pan_len, pan_bad)
+    words = out.view(np.uint64).reshape(-1)
+    rows, width = pins.shape
+    reach = _pin_kernels.PIN_BYTES
+    if width <= reach and _pin_kernels.encode_fast(_bytes(pins, reach), width,
+                                                   width if rows > 1 else 0, fields, fmt,
+                                                   fill, words):
+        return out
+    pin_len, pin_bad = np.zeros(n, np.intp), np.zeros(n, np.bool_)  # exact: names the rows
+    _pin_kernels.encode_blocks(pins, fields, fmt, fill, words, pin_len, pin_bad)
     inputs.check_read(pins, pin_len, pin_bad, "pin", _PIN_MIN, _PIN_MAX)
     return out
 
 
-def _decode(blocks: np.ndarray, pan: np.ndarray, fmt: int) -> tuple[np.ndarray, np.ndarray]:
+def _decode(blocks: np.ndarray, fields: np.ndarray, fmt: int) -> tuple[np.ndarray, np.ndarray]:
     """Clear blocks (N, 8) -> (PIN characters (N, 12) uint32, all NUL where invalid; valid)."""
     n = blocks.shape[0]
     pins = np.empty((n, _PIN_MAX), np.uint32)
     valid = np.empty(n, np.bool_)
-    pan_len, pan_bad = np.zeros(n, np.intp), np.zeros(n, np.bool_)
-    if n:
-        _kernels.decode_blocks(np.ascontiguousarray(blocks), pan, fmt, pins, valid, pan_len,
-                               pan_bad)
-    _check_pan(pan, pan_len, pan_bad)
+    _pin_kernels.decode_blocks(_flat(np.ascontiguousarray(blocks)), _per_row(fields, n), fmt,
+                               pins.view(np.uint64).reshape(-1), valid)
     return pins, valid
 
 
-def _reformat(blocks: np.ndarray, pan: np.ndarray, from_fmt: int, to_fmt: int
+def _reformat(blocks: np.ndarray, fields: np.ndarray, from_fmt: int, to_fmt: int
               ) -> tuple[np.ndarray, np.ndarray]:
     """Clear blocks re-formatted, the PINs staying inside the kernel: (blocks, valid);
-    the PAN (checked already) serves both formats."""
+    the PAN fields serve both formats."""
     n = blocks.shape[0]
     out = np.empty((n, 8), np.uint8)
     valid = np.empty(n, np.bool_)
-    if n:
-        _kernels.reformat_blocks(np.ascontiguousarray(blocks), pan, from_fmt, to_fmt,
-                                 _fill(to_fmt, n), out, valid, np.zeros(n, np.intp),
-                                 np.zeros(n, np.bool_))
+    _pin_kernels.reformat_blocks(_flat(np.ascontiguousarray(blocks)), _per_row(fields, n),
+                                 from_fmt, to_fmt, _fill(to_fmt, n),
+                                 out.view(np.uint64).reshape(-1), valid)
     return out, valid
 
 
@@ -129,9 +161,9 @@ def _strings(pins: np.ndarray) -> np.ndarray:
     return pins.view("U12").reshape(-1)
 
 
-def _rows(pan: np.ndarray) -> dict[str, int]:
+def _rows(fields: np.ndarray) -> dict[str, int]:
     """The PAN's row count for ``inputs.batch_size`` (nothing when the format takes no PAN)."""
-    return {"pan": pan.shape[0]} if pan.shape[0] else {}
+    return {"pan": fields.shape[0]} if fields.shape[0] else {}
 
 
 def pin_block(pin: Any, pan: Any, format: int) -> np.ndarray:
@@ -144,16 +176,16 @@ def pin_block(pin: Any, pan: Any, format: int) -> np.ndarray:
     and 3 comes from ``secrets``.
     """
     fmt = _format(format)
-    pan_chars = _pan(pan, fmt)
+    fields = _fields(pan, fmt)
     pins = inputs.codes(pin, "pin")
-    n = inputs.batch_size(pin=pins.shape[0], **_rows(pan_chars))
-    return _encode(pins, pan_chars, fmt, n)
+    n = inputs.batch_size(pin=pins.shape[0], **_rows(fields))
+    return _encode(pins, fields, fmt, n)
 
 
-def _blocks_and_pan(block: Any, pan: np.ndarray, name: str = "block"
+def _blocks_and_pan(block: Any, fields: np.ndarray, name: str = "block"
                     ) -> tuple[np.ndarray, int]:
     blocks = inputs.byte_rows(block, name, (8,))
-    n = inputs.batch_size(**{name: blocks.shape[0]}, **_rows(pan))
+    n = inputs.batch_size(**{name: blocks.shape[0]}, **_rows(fields))
     return np.ascontiguousarray(inputs.spread(blocks, n)), n
 
 
@@ -167,9 +199,9 @@ def pin_from_block(block: Any, pan: Any, format: int) -> tuple[np.ndarray, np.nd
     ``False``; nothing is raised for it.
     """
     fmt = _format(format)
-    pan_chars = _pan(pan, fmt)
-    blocks, _ = _blocks_and_pan(block, pan_chars)
-    pins, valid = _decode(blocks, pan_chars, fmt)
+    fields = _fields(pan, fmt)
+    blocks, _ = _blocks_and_pan(block, fields)
+    pins, valid = _decode(blocks, fields, fmt)
     return _strings(pins), valid
 
 
@@ -181,10 +213,10 @@ def encipher_pin_blocks(key: Any, pin: Any, pan: Any, format: int = 0) -> np.nda
     """
     keys = inputs.key_rows(key, "key")
     fmt = _format(format)
-    pan_chars = _pan(pan, fmt)
+    fields = _fields(pan, fmt)
     pins = inputs.codes(pin, "pin")
-    n = inputs.batch_size(key=keys.shape[0], pin=pins.shape[0], **_rows(pan_chars))
-    return _cipher.ecb(keys, _encode(pins, pan_chars, fmt, n))
+    n = inputs.batch_size(key=keys.shape[0], pin=pins.shape[0], **_rows(fields))
+    return _cipher.ecb(keys, _encode(pins, fields, fmt, n))
 
 
 def decipher_pin_blocks(key: Any, blocks: Any, pan: Any, format: int = 0
@@ -193,10 +225,10 @@ def decipher_pin_blocks(key: Any, blocks: Any, pan: Any, format: int = 0
     after Triple-DES ECB decryption under ``key`` (one key or a key per row)."""
     keys = inputs.key_rows(key, "key")
     fmt = _format(format)
-    pan_chars = _check_now(_pan(pan, fmt))
-    blocks, n = _blocks_and_pan(blocks, pan_chars, "blocks")
+    fields = _fields(pan, fmt)
+    blocks, n = _blocks_and_pan(blocks, fields, "blocks")
     inputs.batch_size(key=keys.shape[0], blocks=n)
-    pins, valid = _decode(_cipher.ecb(keys, blocks, decrypt=True), pan_chars, fmt)
+    pins, valid = _decode(_cipher.ecb(keys, blocks, decrypt=True), fields, fmt)
     return _strings(pins), valid
 
 
@@ -217,20 +249,20 @@ def translate_pin_blocks(blocks: Any, pan: Any, from_key: Any, to_key: Any,
     """
     from_fmt, to_fmt = _format(from_format, "from_format"), _format(to_format, "to_format")
     blocks_in = inputs.byte_rows(blocks, "blocks", (8,))
-    pan_from, pan_to = _pan(pan, from_fmt), _pan(pan, to_fmt)
-    _check_now(pan_from if pan_from.shape[0] else pan_to)  # one PAN serves both formats
+    # One PAN serves both formats: its fields, checked now, before any cipher runs.
+    fields = _fields(pan, from_fmt if from_fmt in _WITH_PAN else to_fmt)
     out_keys = inputs.key_rows(to_key, "to_key")
     if ksn is not None:
         bdks, ksns, counters, n_from = dukpt.checked(from_key, ksn)
     else:
         from_keys = inputs.key_rows(from_key, "from_key")
         n_from = from_keys.shape[0]
-    n = inputs.batch_size(blocks=blocks_in.shape[0], **(_rows(pan_from) or _rows(pan_to)),
+    n = inputs.batch_size(blocks=blocks_in.shape[0], **_rows(fields),
                           **{"from_key/ksn": n_from}, to_key=out_keys.shape[0])
     if ksn is not None:  # every check done: now the work
         from_keys = dukpt.derive(bdks, ksns, counters, n_from, "pin")
     clear = _cipher.ecb(from_keys, inputs.spread(blocks_in, n), decrypt=True)
-    clear, valid = _reformat(clear, pan_from if pan_from.shape[0] else pan_to, from_fmt, to_fmt)
+    clear, valid = _reformat(clear, fields, from_fmt, to_fmt)
     out = _cipher.ecb(out_keys, clear)
     out[~valid] = 0
     return out, valid

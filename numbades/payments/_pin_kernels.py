@@ -1,0 +1,300 @@
+"""The compiled work of the PIN blocks (ISO 9564-1, see ``pinblock.py``): build, parse, re-format.
+
+Two kinds of kernel.  The fast ones read PINs and PANs as bytes, eight
+characters to a 64-bit word (SWAR: every byte tested at once): the
+characters narrowed to bytes first in one pass (``U`` codes are 4 bytes a
+character), then a block of rows at a time loaded as one word per eight
+characters into a column per word, and one loop, without a branch, over the
+columns doing the digit checks, lengths and blocks of every row of the
+block; the compiler runs it on vector registers, several rows at once.
+They only answer whether every row was clean (digits, then NULs only, of a
+length in range).  When one was not, or the strings are wider than they
+read, the exact kernels run instead: one row at a time, character by
+character (``_kernels._string``), with each row's length and flag for the
+caller's refusal naming the rows.  Blocks (clear, in and out) are words:
+bytes loaded and stored big-endian.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from ._kernels import _ALL, _shr, _string
+
+_INLINED_SOURCES_SHA256 = "29b9482a1a2981a20e9cf1c51482023237bd0789d814c474519015fbd86f0db1"  # see tools/stamp_kernel_sources.py
+
+_U = np.uint64
+_ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
+_PIN_FIELD = np.uint64(0x0011111111111111)  # nibbles 2..15: PIN digits and fill
+_FIELD_BITS = np.uint64(0x00FFFFFFFFFFFFFF)  # all bits of nibbles 2..15
+_PAN_BITS = np.uint64(0xFFFFFFFFFFFF)  # the PAN field: nibbles 4..15
+_H = np.uint64(0x8080808080808080)  # bit 7 of every byte
+_L7 = np.uint64(0x7F7F7F7F7F7F7F7F)
+_D30 = np.uint64(0x3030303030303030)  # '0' in every byte
+_D76 = np.uint64(0x7676767676767676)  # 0x7F - 9 in every byte
+_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
+_B1 = np.uint64(0x0101010101010101)
+#: Rows per block of the fast kernels: their bytes and words stay in the L1 cache.
+_ROWS = 256
+#: Bytes each row of the fast kernels reads: PAN 24 (3 words), PIN 16 (2 words).
+PAN_BYTES, PIN_BYTES = 24, 16
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _be(chars: np.ndarray, p: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """Bytes p..p+7 as a big-endian word (unsigned indices: LLVM merges the eight loads)."""
+    return ((_U(chars[p]) << _U(56)) | (_U(chars[p + _U(1)]) << _U(48))
+            | (_U(chars[p + _U(2)]) << _U(40)) | (_U(chars[p + _U(3)]) << _U(32))
+            | (_U(chars[p + _U(4)]) << _U(24)) | (_U(chars[p + _U(5)]) << _U(16))
+            | (_U(chars[p + _U(6)]) << _U(8)) | _U(chars[p + _U(7)]))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _swap(w: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """The word's bytes reversed (a big-endian block stored through a native uint64)."""
+    w = ((w >> _U(8)) & _U(0x00FF00FF00FF00FF)) | ((w & _U(0x00FF00FF00FF00FF)) << _U(8))
+    w = ((w >> _U(16)) & _U(0x0000FFFF0000FFFF)) | ((w & _U(0x0000FFFF0000FFFF)) << _U(16))
+    return (w >> _U(32)) | (w << _U(32))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _word(x: np.uint64, before: np.uint64) -> tuple:  # pragma: no cover - compiled
+    """(not clean, non-digit byte mask, non-digit byte flags, the 8 digits as 32 bits) of
+    a word of characters; ``before``: the previous word's non-digit byte mask (0 for the
+    first).  Not clean: a byte neither digit nor NUL, a digit after a NUL in this word,
+    a digit here after a NUL in the word before."""
+    y = x ^ _D30  # a digit's byte becomes its value
+    flags = ((((y & _L7) + _D76) | y) & _H) >> _U(7)  # bit 0 of a byte: not a digit
+    mask = flags * _U(0xFF)
+    wrong = (x & mask) | (mask & (mask + _U(1))) | ((_U(0) - (before & _U(1))) & ~mask)
+    d = y & _LOW  # each digit's value, its byte's low nibble (NUL: 0)
+    d = (d | (d >> _U(4))) & _U(0x00FF00FF00FF00FF)  # nibble pairs
+    d = (d | (d >> _U(8))) & _U(0x0000FFFF0000FFFF)
+    return wrong, mask, flags, (d | (d >> _U(16))) & _U(0xFFFFFFFF)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _count(flags: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """The sum of a word's byte counters (the sum below 256)."""
+    return (flags * _B1) >> _U(56)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _keep(width: int, word: int) -> np.uint64:  # pragma: no cover - compiled
+    """The bytes of word ``word`` of a row that lie within ``width`` characters."""
+    inside = min(max(width - 8 * word, 0), 8)
+    return _ALL if inside == 8 else ~(_ALL >> _U(8 * inside)) if inside else _U(0)
+
+
+@njit(cache=True, nogil=True)
+def narrow(codes: np.ndarray, chars: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Flat character codes (uint8, or NumPy ``U`` codes: uint32) as bytes, NULs past them
+    to the end of ``chars``: a code above 255 becomes 255, so that digits and NULs stay
+    what they are and anything else stays neither.  One vectorised pass."""
+    for k in range(codes.shape[0]):
+        chars[k] = min(codes[k], 255)
+    for k in range(codes.shape[0], chars.shape[0]):
+        chars[k] = 0
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _column(chars: np.ndarray, width: int, stride: int, start: int, word: int,
+            col: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Word ``word`` of rows start.. of ``narrow``'s bytes (row i at ``i * stride``) into
+    ``col`` (as many rows as it holds), the bytes past ``width`` NUL."""
+    keep = _keep(width, word)
+    for j in range(col.shape[0]):
+        col[j] = _be(chars, _U((start + j) * stride + 8 * word)) & keep
+
+
+@njit(cache=True, nogil=True)
+def pan_fields_fast(chars: np.ndarray, width: int, fields: np.ndarray
+                    ) -> bool:  # pragma: no cover - compiled
+    """The PAN field of formats 0 and 3 of each row (the 12 digits before the check digit,
+    zeros on the left, as the low 48 bits) from ``narrow``'s bytes (rows of ``width`` <=
+    24, ``PAN_BYTES`` readable from each).  True when every PAN is clean and 8..19 digits
+    long; else the fields are meaningless."""
+    n = fields.shape[0]
+    cols = np.empty((4, _ROWS), np.uint64)
+    wrong = _U(0)
+    for start in range(0, n, _ROWS):
+        rows = min(_ROWS, n - start)
+        c0, c1, c2, done = cols[0, :rows], cols[1, :rows], cols[2, :rows], cols[3, :rows]
+        _column(chars, width, width, start, 0, c0)
+        _column(chars, width, width, start, 1, c1)
+        _column(chars, width, width, start, 2, c2)
+        for j in range(rows):  # vectorised: no branch
+            wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
+            wrong1, mask1, flags1, d1 = _word(c1[j], mask0)
+            wrong2, _, flags2, lo = _word(c2[j], mask1)
+            length = _U(24) - _count(flags0 + flags1 + flags2)
+            wrong |= wrong0 | wrong1 | wrong2 | _U(length < _U(8)) | _U(length > _U(19))
+            # The 24 digits as hi:lo (96 bits); k: the digit before the check digit's bit.
+            hi = (d0 << _U(32)) | d1
+            k = _U(100) - _U(4) * length
+            done[j] = ((((hi << (_U(32) - min(k, _U(32)))) >> (max(k, _U(32)) - _U(32)))
+                        | (lo >> min(k, _U(63)))) & _PAN_BITS)
+        fields[start:start + rows] = done  # results in a column of their own: vectorised
+    return wrong == _U(0)
+
+
+@njit(cache=True, nogil=True)
+def pan_fields(pan_codes: np.ndarray, fields: np.ndarray, pan_lengths: np.ndarray,
+               pan_bad: np.ndarray) -> None:  # pragma: no cover - compiled
+    """``pan_fields_fast`` exactly, from (P, W) codes of any width, a row at a time; each
+    row's length and bad-character flag written for the caller to check."""
+    for i in range(fields.shape[0]):
+        length, wrong, hi, lo = _string(pan_codes, i)
+        pan_lengths[i] = length
+        pan_bad[i] = wrong
+        field, _ = _shr(hi, lo, 17 - length)  # the digit before the check digit to nibble 15
+        fields[i] = field & _PAN_BITS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _block(fmt: int, length: np.uint64, digits: np.uint64, fill: np.uint64,
+           field: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """A clear block: control nibble, length, the PIN digits (``digits``: character 0 in
+    the top nibble), the fill nibbles after them, the PAN field XORed in."""
+    pin_bits = _FIELD_BITS & ~(_FIELD_BITS >> (_U(4) * min(length, _U(14))))
+    return ((_U(fmt & 15) << _U(60)) | ((length & _U(15)) << _U(56))
+            | ((digits >> _U(8)) & pin_bits) | (fill & ~pin_bits & _FIELD_BITS)) ^ field
+
+
+@njit(cache=True, nogil=True)
+def encode_fast(chars: np.ndarray, width: int, stride: int, fields: np.ndarray, fmt: int,
+                fill: np.ndarray, out: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """Clear ISO 9564-1 blocks (``out``: N words, stored as the blocks' bytes) from the
+    PINs as ``narrow``'s bytes (rows of ``width`` <= 16 at ``i * stride``: a stride of 0
+    for one PIN for all rows, ``PIN_BYTES`` readable from each): control
+    nibble ``fmt``, length, digits, fill nibbles ``fill[i]`` (low 56 bits) after them,
+    PAN field ``fields[i]`` XORed in (0 for formats 1 and 2).  True when every PIN is
+    clean and 4..12 digits long; else the blocks are meaningless."""
+    n = out.shape[0]
+    cols = np.empty((3, _ROWS), np.uint64)
+    wrong = _U(0)
+    for start in range(0, n, _ROWS):
+        rows = min(_ROWS, n - start)
+        c0, c1, done = cols[0, :rows], cols[1, :rows], cols[2, :rows]
+        _column(chars, width, stride, start, 0, c0)
+        _column(chars, width, stride, start, 1, c1)
+        fills, pans = fill[start:start + rows], fields[start:start + rows]
+        for j in range(rows):  # vectorised: no branch
+            wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
+            wrong1, _, flags1, d1 = _word(c1[j], mask0)
+            length = _U(16) - _count(flags0 + flags1)
+            wrong |= wrong0 | wrong1 | _U(length < _U(4)) | _U(length > _U(12))
+            done[j] = _swap(_block(fmt, length, (d0 << _U(32)) | d1, fills[j], pans[j]))
+        out[start:start + rows] = done
+    return wrong == _U(0)
+
+
+@njit(cache=True, nogil=True)
+def encode_blocks(pin_codes: np.ndarray, fields: np.ndarray, fmt: int, fill: np.ndarray,
+                  out: np.ndarray, pin_lengths: np.ndarray,
+                  pin_bad: np.ndarray) -> None:  # pragma: no cover - compiled
+    """``encode_fast`` exactly, from (N or 1, W) character codes of any width, a row at a
+    time; each row's PIN length and bad-character flag written for the caller to check."""
+    pin_rows = pin_codes.shape[0]
+    for i in range(out.shape[0]):
+        length, wrong, digits, _ = _string(pin_codes, i if pin_rows > 1 else 0)
+        pin_lengths[i] = length
+        pin_bad[i] = wrong
+        out[i] = _swap(_block(fmt, _U(length), digits, fill[i], fields[i]))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _checked(word: np.uint64, fmt: int) -> tuple:  # pragma: no cover - compiled
+    """(valid, PIN length, the PIN's nibbles as a mask) of a clear block, PAN field XORed out.
+
+    Valid: control nibble ``fmt``, length 4..12, decimal PIN digits, and the
+    fill of the format (F for 0 and 2, A-F for 3, anything for 1).  The
+    nibble tests run on the whole word at once (one flag bit per nibble),
+    without a branch.
+    """
+    one = _U(1)
+    length = word >> _U(56) & _U(15)
+    b1, b2, b3 = word >> one, word >> _U(2), word >> _U(3)
+    letter = b3 & (b2 | b1) & _ONES  # nibble >= 10
+    all_f = word & b1 & b2 & b3 & _ONES  # nibble == 15
+    in_pin = ~((one << (_U(4) * (_U(14) - min(length, _U(14))))) - one) & _PIN_FIELD
+    fill = _PIN_FIELD & ~in_pin
+    f_fill = fmt == 0 or fmt == 2  # both tests, picked by the format: no branch
+    fill_ok = (((all_f & fill) == fill) & f_fill) | (((letter & fill) == fill) & (fmt == 3)) \
+        | (fmt == 1)
+    ok = ((word >> _U(60) == _U(fmt)) & (length >= _U(4)) & (length <= _U(12))
+          & ((letter & in_pin) == _U(0)) & fill_ok)
+    return ok, length, in_pin * _U(15)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _words(blocks: np.ndarray, start: int, col: np.ndarray) -> None:  # pragma: no cover
+    """Blocks start.. (flat bytes, 8 a row) as big-endian words in ``col`` (all it holds)."""
+    for j in range(col.shape[0]):
+        col[j] = _be(blocks, _U(8 * (start + j)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _code(digits: np.uint64, present: np.uint64,
+          bit: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """The character code of the nibble at ``bit``: its digit's, or NUL where no digit is."""
+    return (digits >> bit & _U(15)) | (present >> bit & _U(1)) * _U(48)
+
+
+@njit(cache=True, nogil=True)
+def decode_blocks(blocks: np.ndarray, fields: np.ndarray, fmt: int, pins: np.ndarray,
+                  valid: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Clear blocks (flat bytes, 8 a row) -> the PINs as NumPy ``U12`` character codes, two
+    to a word (``pins``: 6 words a row; NUL past the PIN, all NUL where invalid) and
+    validity (see ``_checked``), after the PAN field ``fields[i]`` is XORed out."""
+    n = valid.shape[0]
+    cols = np.empty((7, _ROWS), np.uint64)
+    oks = np.empty(_ROWS, np.bool_)
+    for start in range(0, n, _ROWS):
+        rows = min(_ROWS, n - start)
+        col, pans, ok_rows = cols[6, :rows], fields[start:start + rows], oks[:rows]
+        _words(blocks, start, col)
+        for j in range(rows):  # vectorised: no branch
+            word = col[j] ^ pans[j]
+            ok, _, in_pin = _checked(word, fmt)
+            digits = word & in_pin * _U(ok)  # the PIN's nibbles, the rest 0
+            present = in_pin & _ONES * _U(ok)  # bit 0 of each of the PIN's nibbles
+            ok_rows[j] = ok
+            for m in range(6):  # characters 2m and 2m + 1: nibbles 2 + 2m and 3 + 2m
+                cols[m, j] = (_code(digits, present, _U(52 - 8 * m))
+                              | _code(digits, present, _U(48 - 8 * m)) << _U(32))
+        valid[start:start + rows] = ok_rows
+        for j in range(rows):
+            for m in range(6):
+                pins[6 * (start + j) + m] = cols[m, j]
+
+
+@njit(cache=True, nogil=True)
+def reformat_blocks(blocks: np.ndarray, fields: np.ndarray, from_fmt: int, to_fmt: int,
+                    fill: np.ndarray, out: np.ndarray,
+                    valid: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Clear blocks (flat bytes, 8 a row) of ``from_fmt`` -> clear blocks of ``to_fmt``
+    (``out``: words stored as the blocks' bytes) with the same PINs, the PIN never leaving
+    its word: the PAN field ``fields[i]`` XORed out if ``from_fmt`` takes it and in if
+    ``to_fmt`` does; the new fill ``fill[i]`` (low 56 bits).  Invalid rows (see
+    ``_checked``) get an all-zero block."""
+    n = valid.shape[0]
+    pan_from = _U(from_fmt == 0 or from_fmt == 3)
+    pan_to = _U(to_fmt == 0 or to_fmt == 3)
+    cols = np.empty((2, _ROWS), np.uint64)
+    oks = np.empty(_ROWS, np.bool_)
+    for start in range(0, n, _ROWS):
+        rows = min(_ROWS, n - start)
+        col, done, ok_rows = cols[0, :rows], cols[1, :rows], oks[:rows]
+        pans, fills = fields[start:start + rows], fill[start:start + rows]
+        _words(blocks, start, col)
+        for j in range(rows):  # vectorised: no branch
+            word = col[j] ^ (pans[j] * pan_from)
+            ok, _, pin_bits = _checked(word, from_fmt)
+            block = ((_U(to_fmt & 15) << _U(60)) | (word & _U(0x0F00000000000000))
+                     | (word & pin_bits) | (fills[j] & _FIELD_BITS & ~pin_bits))
+            ok_rows[j] = ok
+            done[j] = _swap((block ^ (pans[j] * pan_to)) * _U(ok))
+        valid[start:start + rows] = ok_rows
+        out[start:start + rows] = done
