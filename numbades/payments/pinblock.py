@@ -42,7 +42,6 @@ def _format(value: Any, name: str = "format") -> int:
     return inputs.choice(value, FORMATS, name)
 
 
-_NO_FIELDS = np.zeros(0, np.uint64)  # formats 1 and 2: no PAN field
 _F_FILL = np.uint64(0x00FFFFFFFFFFFFFF)  # formats 0 and 2: fill nibbles F
 
 
@@ -73,14 +72,23 @@ def _per_row(values: np.ndarray, n: int) -> np.ndarray:
     return np.full(n, values[0] if values.shape[0] else 0, np.uint64)
 
 
-def _fields(pan: Any, fmt: int) -> np.ndarray:
-    """The PAN fields of formats 0 and 3 (P, one per PAN; checked: ``ValueError`` naming the
-    rows); none for formats 1 and 2."""
+_NO_PAN = np.zeros((0, 1), np.uint32)  # formats 1 and 2: no PAN rows
+
+
+def _pan(pan: Any, fmt: int) -> np.ndarray:
+    """The PAN characters of formats 0 and 3 (P rows, checked by ``_fields``); none for 1
+    and 2."""
     if fmt not in _WITH_PAN:
-        return _NO_FIELDS
+        return _NO_PAN
     if pan is None:
         raise TypeError(f"format {fmt} needs the PAN (pan=None is for formats 1 and 2)")
-    chars = inputs.codes(pan, "pan")
+    return inputs.codes(pan, "pan")
+
+
+def _fields(chars: np.ndarray) -> np.ndarray:
+    """The PAN field of each row of PAN characters (none for none), the PANs checked
+    (``ValueError`` naming the rows): for the calls to run after the other checks, before
+    any cipher."""
     rows, width = chars.shape
     fields = np.empty(rows, np.uint64)
     reach = _pin_kernels.PAN_BYTES
@@ -161,9 +169,9 @@ def _strings(pins: np.ndarray) -> np.ndarray:
     return pins.view("U12").reshape(-1)
 
 
-def _rows(fields: np.ndarray) -> dict[str, int]:
+def _rows(pan: np.ndarray) -> dict[str, int]:
     """The PAN's row count for ``inputs.batch_size`` (nothing when the format takes no PAN)."""
-    return {"pan": fields.shape[0]} if fields.shape[0] else {}
+    return {"pan": pan.shape[0]} if pan.shape[0] else {}
 
 
 def pin_block(pin: Any, pan: Any, format: int) -> np.ndarray:
@@ -176,16 +184,16 @@ def pin_block(pin: Any, pan: Any, format: int) -> np.ndarray:
     and 3 comes from ``secrets``.
     """
     fmt = _format(format)
-    fields = _fields(pan, fmt)
+    pan_chars = _pan(pan, fmt)
     pins = inputs.codes(pin, "pin")
-    n = inputs.batch_size(pin=pins.shape[0], **_rows(fields))
-    return _encode(pins, fields, fmt, n)
+    n = inputs.batch_size(pin=pins.shape[0], **_rows(pan_chars))
+    return _encode(pins, _fields(pan_chars), fmt, n)
 
 
-def _blocks_and_pan(block: Any, fields: np.ndarray, name: str = "block"
+def _blocks_and_pan(block: Any, pan: np.ndarray, name: str = "block"
                     ) -> tuple[np.ndarray, int]:
     blocks = inputs.byte_rows(block, name, (8,))
-    n = inputs.batch_size(**{name: blocks.shape[0]}, **_rows(fields))
+    n = inputs.batch_size(**{name: blocks.shape[0]}, **_rows(pan))
     return np.ascontiguousarray(inputs.spread(blocks, n)), n
 
 
@@ -199,9 +207,9 @@ def pin_from_block(block: Any, pan: Any, format: int) -> tuple[np.ndarray, np.nd
     ``False``; nothing is raised for it.
     """
     fmt = _format(format)
-    fields = _fields(pan, fmt)
-    blocks, _ = _blocks_and_pan(block, fields)
-    pins, valid = _decode(blocks, fields, fmt)
+    pan_chars = _pan(pan, fmt)
+    blocks, _ = _blocks_and_pan(block, pan_chars)
+    pins, valid = _decode(blocks, _fields(pan_chars), fmt)
     return _strings(pins), valid
 
 
@@ -213,10 +221,10 @@ def encipher_pin_blocks(key: Any, pin: Any, pan: Any, format: int = 0) -> np.nda
     """
     keys = inputs.key_rows(key, "key")
     fmt = _format(format)
-    fields = _fields(pan, fmt)
+    pan_chars = _pan(pan, fmt)
     pins = inputs.codes(pin, "pin")
-    n = inputs.batch_size(key=keys.shape[0], pin=pins.shape[0], **_rows(fields))
-    return _cipher.ecb(keys, _encode(pins, fields, fmt, n))
+    n = inputs.batch_size(key=keys.shape[0], pin=pins.shape[0], **_rows(pan_chars))
+    return _cipher.ecb(keys, _encode(pins, _fields(pan_chars), fmt, n))
 
 
 def decipher_pin_blocks(key: Any, blocks: Any, pan: Any, format: int = 0
@@ -225,9 +233,10 @@ def decipher_pin_blocks(key: Any, blocks: Any, pan: Any, format: int = 0
     after Triple-DES ECB decryption under ``key`` (one key or a key per row)."""
     keys = inputs.key_rows(key, "key")
     fmt = _format(format)
-    fields = _fields(pan, fmt)
-    blocks, n = _blocks_and_pan(blocks, fields, "blocks")
+    pan_chars = _pan(pan, fmt)
+    blocks, n = _blocks_and_pan(blocks, pan_chars, "blocks")
     inputs.batch_size(key=keys.shape[0], blocks=n)
+    fields = _fields(pan_chars)  # checked before the cipher runs
     pins, valid = _decode(_cipher.ecb(keys, blocks, decrypt=True), fields, fmt)
     return _strings(pins), valid
 
@@ -249,16 +258,16 @@ def translate_pin_blocks(blocks: Any, pan: Any, from_key: Any, to_key: Any,
     """
     from_fmt, to_fmt = _format(from_format, "from_format"), _format(to_format, "to_format")
     blocks_in = inputs.byte_rows(blocks, "blocks", (8,))
-    # One PAN serves both formats: its fields, checked now, before any cipher runs.
-    fields = _fields(pan, from_fmt if from_fmt in _WITH_PAN else to_fmt)
+    pan_chars = _pan(pan, from_fmt if from_fmt in _WITH_PAN else to_fmt)  # one for both
     out_keys = inputs.key_rows(to_key, "to_key")
     if ksn is not None:
         bdks, ksns, counters, n_from = dukpt.checked(from_key, ksn)
     else:
         from_keys = inputs.key_rows(from_key, "from_key")
         n_from = from_keys.shape[0]
-    n = inputs.batch_size(blocks=blocks_in.shape[0], **_rows(fields),
+    n = inputs.batch_size(blocks=blocks_in.shape[0], **_rows(pan_chars),
                           **{"from_key/ksn": n_from}, to_key=out_keys.shape[0])
+    fields = _fields(pan_chars)  # the PANs' check, the last before the work
     if ksn is not None:  # every check done: now the work
         from_keys = dukpt.derive(bdks, ksns, counters, n_from, "pin")
     clear = _cipher.ecb(from_keys, inputs.spread(blocks_in, n), decrypt=True)
