@@ -236,10 +236,26 @@ def _words(blocks: np.ndarray, start: int, col: np.ndarray) -> None:  # pragma: 
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _code(digits: np.uint64, present: np.uint64,
-          bit: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    """The character code of the nibble at ``bit``: its digit's, or NUL where no digit is."""
-    return (digits >> bit & _U(15)) | (present >> bit & _U(1)) * _U(48)
+def _spread(v: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """The 8 nibbles of a 32-bit value, one to a byte: nibble 0 (the top) to the top byte."""
+    t = ((v & _U(0xFFFF0000)) << _U(16)) | (v & _U(0xFFFF))
+    t = ((t & _U(0x0000FF000000FF00)) << _U(8)) | (t & _U(0x000000FF000000FF))
+    return ((t & _U(0x00F000F000F000F0)) << _U(4)) | (t & _U(0x000F000F000F000F))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _zeros(count: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """'0' in the top ``count`` bytes (0..8) of a word, NUL below."""
+    top = ~((_ALL >> _U(1)) >> (_U(8) * max(count, _U(1)) - _U(1)))
+    return _D30 & top & (_U(0) - _U(count > _U(0)))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pair(chars: np.uint64, first: int) -> np.uint64:  # pragma: no cover - compiled
+    """Characters ``first`` and ``first + 1`` of a word of bytes (character 0 the top byte)
+    as two NumPy ``U`` codes in one little-endian word."""
+    return ((chars >> _U(56 - 8 * first)) & _U(0xFF)) \
+        | ((chars >> _U(48 - 8 * first)) & _U(0xFF)) << _U(32)
 
 
 @njit(cache=True, nogil=True)
@@ -257,13 +273,18 @@ def decode_blocks(blocks: np.ndarray, fields: np.ndarray, fmt: int, pins: np.nda
         _words(blocks, start, col)
         for j in range(rows):  # vectorised: no branch
             word = col[j] ^ pans[j]
-            ok, _, in_pin = _checked(word, fmt)
-            digits = word & in_pin * _U(ok)  # the PIN's nibbles, the rest 0
-            present = in_pin & _ONES * _U(ok)  # bit 0 of each of the PIN's nibbles
+            ok, length, in_pin = _checked(word, fmt)
+            keep = _U(0) - _U(ok)  # all ones for a valid block
+            digits = word & in_pin & keep  # the PIN's nibbles, the rest 0
+            shown = length & keep  # characters shown: 4..12, or none
+            first = min(shown, _U(8))
+            head = _spread(digits >> _U(24) & _U(0xFFFFFFFF)) | _zeros(first)  # chars 0..7
+            tail = _spread((digits << _U(8)) & _U(0xFFFF0000)) | _zeros(shown - first)  # 8..11
             ok_rows[j] = ok
-            for m in range(6):  # characters 2m and 2m + 1: nibbles 2 + 2m and 3 + 2m
-                cols[m, j] = (_code(digits, present, _U(52 - 8 * m))
-                              | _code(digits, present, _U(48 - 8 * m)) << _U(32))
+            for m in range(4):
+                cols[m, j] = _pair(head, 2 * m)
+            cols[4, j] = _pair(tail, 0)
+            cols[5, j] = _pair(tail, 2)
         valid[start:start + rows] = ok_rows
         for j in range(rows):
             for m in range(6):
