@@ -1,12 +1,13 @@
 """The compiled work of the PIN blocks (ISO 9564-1, see ``pinblock.py``): build, parse, re-format.
 
 Two kinds of kernel.  The fast ones read PINs and PANs as bytes, eight
-characters to a 64-bit word (SWAR: every byte tested at once): the
-characters narrowed to bytes first in one pass (``U`` codes are 4 bytes a
-character), then a block of rows at a time loaded as one word per eight
-characters into a column per word, and one loop, without a branch, over the
-columns doing the digit checks, lengths and blocks of every row of the
-block; the compiler runs it on vector registers, several rows at once.
+characters to a 64-bit word (SWAR: every byte tested at once), a block of
+256 rows at a time: the block's characters narrowed to bytes (``U`` codes
+are 4 bytes a character) in a buffer that stays in the L1 cache, loaded as
+one word per eight characters into a column per word, then one loop,
+without a branch, over the columns doing the digit checks, lengths and
+blocks of every row of the block; the compiler runs both on vector
+registers, several rows at once.
 They only answer whether every row was clean (digits, then NULs only, of a
 length in range).  When one was not, or the strings are wider than they
 read, the exact kernels run instead: one row at a time, character by
@@ -87,43 +88,59 @@ def _keep(width: int, word: int) -> np.uint64:  # pragma: no cover - compiled
     return _ALL if inside == 8 else ~(_ALL >> _U(8 * inside)) if inside else _U(0)
 
 
-@njit(cache=True, nogil=True)
-def narrow(codes: np.ndarray, chars: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Flat character codes (uint8, or NumPy ``U`` codes: uint32) as bytes, NULs past them
-    to the end of ``chars``: a code above 255 becomes 255, so that digits and NULs stay
-    what they are and anything else stays neither.  One vectorised pass."""
-    for k in range(codes.shape[0]):
+@njit(cache=True, nogil=True, inline="always")
+def _narrow(codes: np.ndarray, chars: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Character codes (uint8, or NumPy ``U`` codes: uint32) as bytes at the start of
+    ``chars``, NULs after them: a code above 255 becomes 255, so that digits and NULs stay
+    what they are and anything else stays neither.  Vectorised (indices from a range:
+    no negative-index checks)."""
+    count = codes.shape[0]
+    for k in range(count):
         chars[k] = min(codes[k], 255)
-    for k in range(codes.shape[0], chars.shape[0]):
+    for k in range(count, chars.shape[0]):
         chars[k] = 0
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _column(chars: np.ndarray, width: int, stride: int, start: int, word: int,
+def _column(chars: np.ndarray, width: int, stride: int, word: int,
             col: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Word ``word`` of rows start.. of ``narrow``'s bytes (row i at ``i * stride``) into
-    ``col`` (as many rows as it holds), the bytes past ``width`` NUL."""
+    """Word ``word`` of each row of bytes (row j at ``j * stride``) into ``col`` (as many
+    rows as it holds), the bytes past ``width`` NUL."""
     keep = _keep(width, word)
     for j in range(col.shape[0]):
-        col[j] = _be(chars, _U((start + j) * stride + 8 * word)) & keep
+        col[j] = _be(chars, _U(j * stride + 8 * word)) & keep
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _load_block(codes: np.ndarray, width: int, one: bool, start: int, rows: int,
+                chars: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Rows start.. (``rows`` of them) of flat character codes as bytes in ``chars``, NULs
+    after them; ``one``: the codes are one row serving all, loaded once (start 0)."""
+    if one:
+        if start == 0:
+            _narrow(codes, chars)
+        return
+    _narrow(codes[start * width:(start + rows) * width], chars)
 
 
 @njit(cache=True, nogil=True)
-def pan_fields_fast(chars: np.ndarray, width: int, fields: np.ndarray
+def pan_fields_fast(codes: np.ndarray, width: int, fields: np.ndarray
                     ) -> bool:  # pragma: no cover - compiled
     """The PAN field of formats 0 and 3 of each row (the 12 digits before the check digit,
-    zeros on the left, as the low 48 bits) from ``narrow``'s bytes (rows of ``width`` <=
-    24, ``PAN_BYTES`` readable from each).  True when every PAN is clean and 8..19 digits
-    long; else the fields are meaningless."""
+    zeros on the left, as the low 48 bits) from the PANs' flat character codes (rows of
+    ``width`` <= 24).  True when every PAN is clean and 8..19 digits long; else the
+    fields are meaningless."""
     n = fields.shape[0]
+    chars = np.empty(_ROWS * width + PAN_BYTES, np.uint8)
     cols = np.empty((4, _ROWS), np.uint64)
     wrong = _U(0)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
         c0, c1, c2, done = cols[0, :rows], cols[1, :rows], cols[2, :rows], cols[3, :rows]
-        _column(chars, width, width, start, 0, c0)
-        _column(chars, width, width, start, 1, c1)
-        _column(chars, width, width, start, 2, c2)
+        _load_block(codes, width, False, start, rows, chars)
+        _column(chars, width, width, 0, c0)
+        _column(chars, width, width, 1, c1)
+        _column(chars, width, width, 2, c2)
         for j in range(rows):  # vectorised: no branch
             wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
             wrong1, mask1, flags1, d1 = _word(c1[j], mask0)
@@ -163,22 +180,24 @@ def _block(fmt: int, length: np.uint64, digits: np.uint64, fill: np.uint64,
 
 
 @njit(cache=True, nogil=True)
-def encode_fast(chars: np.ndarray, width: int, stride: int, fields: np.ndarray, fmt: int,
+def encode_fast(codes: np.ndarray, width: int, one: bool, fields: np.ndarray, fmt: int,
                 fill: np.ndarray, out: np.ndarray) -> bool:  # pragma: no cover - compiled
     """Clear ISO 9564-1 blocks (``out``: N words, stored as the blocks' bytes) from the
-    PINs as ``narrow``'s bytes (rows of ``width`` <= 16 at ``i * stride``: a stride of 0
-    for one PIN for all rows, ``PIN_BYTES`` readable from each): control
+    PINs' flat character codes (rows of ``width`` <= 16; ``one``: one PIN for all): control
     nibble ``fmt``, length, digits, fill nibbles ``fill[i]`` (low 56 bits) after them,
     PAN field ``fields[i]`` XORed in (0 for formats 1 and 2).  True when every PIN is
     clean and 4..12 digits long; else the blocks are meaningless."""
     n = out.shape[0]
+    chars = np.empty(_ROWS * width + PIN_BYTES, np.uint8)
     cols = np.empty((3, _ROWS), np.uint64)
+    stride = 0 if one else width
     wrong = _U(0)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
         c0, c1, done = cols[0, :rows], cols[1, :rows], cols[2, :rows]
-        _column(chars, width, stride, start, 0, c0)
-        _column(chars, width, stride, start, 1, c1)
+        _load_block(codes, width, one, start, rows, chars)
+        _column(chars, width, stride, 0, c0)
+        _column(chars, width, stride, 1, c1)
         fills, pans = fill[start:start + rows], fields[start:start + rows]
         for j in range(rows):  # vectorised: no branch
             wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))

@@ -10,14 +10,14 @@ digit (zero-padded on the left for shorter PANs).
 Blocks are built from the PINs' characters and the PANs' fields (the PAN
 field of each row, computed and checked once, before any cipher runs), and
 parsed straight to the PINs' characters, by compiled loops
-(``_pin_kernels``): ``U`` and ``S`` strings are narrowed to bytes in one
-pass, then read eight characters to a word, several rows at once; only
-when some row is not clean (a bad character or length) or the strings are
-wider than the fast loops read do the exact per-character loops run, and
-refuse the rows by name.  In translation the clear PINs stay in a word
-inside the kernel.  Parsing never raises on a bad block: each row gets a
-validity flag (control nibble, PIN length, PIN digits, fill, and through
-the fill the PAN of formats 0 and 3).
+(``_pin_kernels``): ``U`` and ``S`` strings are narrowed to bytes a block
+of rows at a time, then read eight characters to a word, several rows at
+once; only when some row is not clean (a bad character or length) or the
+strings are wider than the fast loops read do the exact per-character
+loops run, and refuse the rows by name.  In translation the clear PINs
+stay in a word inside the kernel.  Parsing never raises on a bad block:
+each row gets a validity flag (control nibble, PIN length, PIN digits,
+fill, and through the fill the PAN of formats 0 and 3).
 """
 
 from __future__ import annotations
@@ -57,14 +57,6 @@ def _flat(array: np.ndarray) -> np.ndarray:
     return _read_only(array.reshape(-1))
 
 
-def _bytes(chars: np.ndarray, reach: int) -> np.ndarray:
-    """Character codes (R, W) as the fast kernels read them: bytes, ``reach`` of them
-    readable from every row's start."""
-    out = np.empty(chars.size + reach, np.uint8)
-    _pin_kernels.narrow(_flat(chars), out)
-    return out
-
-
 def _per_row(values: np.ndarray, n: int) -> np.ndarray:
     """n words: the argument's own (n), the one for all (1), or zeros (none)."""
     if values.shape[0] == n:
@@ -91,8 +83,8 @@ def _fields(chars: np.ndarray) -> np.ndarray:
     any cipher."""
     rows, width = chars.shape
     fields = np.empty(rows, np.uint64)
-    reach = _pin_kernels.PAN_BYTES
-    if width <= reach and _pin_kernels.pan_fields_fast(_bytes(chars, reach), width, fields):
+    if width <= _pin_kernels.PAN_BYTES and _pin_kernels.pan_fields_fast(_flat(chars), width,
+                                                                         fields):
         return fields
     lengths, bad = np.zeros(rows, np.intp), np.zeros(rows, np.bool_)  # exact: names the rows
     _pin_kernels.pan_fields(chars, fields, lengths, bad)
@@ -130,10 +122,8 @@ def _encode(pins: np.ndarray, fields: np.ndarray, fmt: int, n: int) -> np.ndarra
     out = np.empty((n, 8), np.uint8)
     words = out.view(np.uint64).reshape(-1)
     rows, width = pins.shape
-    reach = _pin_kernels.PIN_BYTES
-    if width <= reach and _pin_kernels.encode_fast(_bytes(pins, reach), width,
-                                                   width if rows > 1 else 0, fields, fmt,
-                                                   fill, words):
+    if width <= _pin_kernels.PIN_BYTES and _pin_kernels.encode_fast(
+            _flat(pins), width, rows == 1, fields, fmt, fill, words):
         return out
     pin_len, pin_bad = np.zeros(n, np.intp), np.zeros(n, np.bool_)  # exact: names the rows
     _pin_kernels.encode_blocks(pins, fields, fmt, fill, words, pin_len, pin_bad)
