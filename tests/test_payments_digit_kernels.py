@@ -159,3 +159,25 @@ def test_option_b_with_one_long_pan_for_a_key_per_row_equals_pyemv():
     got = payments.emv_icc_master_key(keys, pan, "01", option="B")
     assert [g.tobytes() for g in got] == [kd.derive_icc_mk_b(k.tobytes(), pan, "01")
                                           for k in keys]
+
+
+def test_verify_forms_compare_digit_words_and_check_the_values_first():
+    """verify_cvv and verify_visa_pvv compare each row's Visa digits with the value's digit
+    word; a malformed value is refused (naming the rows) before any cipher runs."""
+    pans = ["4000123412341234", "5100000000000008", "4000123412349999"]
+    cvvs = [psec.cvv.generate_cvv(KEY, p, "2612", "101") for p in pans]
+    pvvs = [psec.pin.generate_visa_pvv(KEY, "1", "1234", p) for p in pans]
+    flip = [cvvs[0], cvvs[1][:2] + str((int(cvvs[1][2]) + 1) % 10), cvvs[2]]
+    assert payments.verify_cvv(KEY_ARRAY, pans, "2612", "101", flip).tolist() \
+        == [True, False, True]
+    assert payments.verify_cvv(KEY_ARRAY, pans, "2612", "101", cvvs[1]).tolist() \
+        == [c == cvvs[1] for c in cvvs]
+    assert payments.verify_visa_pvv(KEY_ARRAY, "1", "1234", np.array(pans, "S19"),
+                                    np.array(pvvs, "S4")).all()
+    assert not payments.verify_visa_pvv(KEY_ARRAY, "1", "1235", pans, pvvs).any()
+    with pytest.raises(ValueError, match=r"pvv must be 4 digits: row 1$"):
+        payments.verify_visa_pvv(KEY_ARRAY, "1", "1234", pans, [pvvs[0], "123", pvvs[2]])
+    with pytest.raises(ValueError, match=r"cvv must hold only the digits 0-9: row 2$"):
+        payments.verify_cvv(KEY_ARRAY, pans, "2612", "101", ["123", "456", "7a9"])
+    with pytest.raises(ValueError, match="row counts differ"):
+        payments.verify_cvv(KEY_ARRAY, pans, "2612", "101", cvvs[:2])

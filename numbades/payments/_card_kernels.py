@@ -80,17 +80,31 @@ def cvv_data(pan: np.ndarray, expiry: np.ndarray, service: np.ndarray, out: np.n
         out[i, 1] = lo | t_lo
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _tsp(length: int, hi: np.uint64, lo: np.uint64, k: np.uint64,
+         p: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """The PVV input word from the PAN (length, digits hi/lo), PVKI and PIN digits."""
+    digits, _ = _shr(hi, lo, 12 - length)  # the 11 digits first, the check digit next
+    return _top(digits, 11) | (_top(k, 1) >> np.uint64(44)) | (_top(p, 4) >> np.uint64(48))
+
+
 @njit(cache=True, nogil=True)
 def pvv_data(pan: np.ndarray, pvki: np.ndarray, pin: np.ndarray, out: np.ndarray,
              lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
     """Visa PVV input (N,) words: the 11 PAN digits before the check digit, PVKI, 4 PIN
-    digits."""
+    digits.  One PVKI for the batch (the usual case) is read once, in a loop of its own."""
+    if pvki.shape[0] == 1:
+        _, k, _ = _read(pvki, 0, 1, lengths, bad)
+        for i in range(out.shape[0]):
+            length, hi, lo = _read(pan, i, 0, lengths, bad)
+            _, p, _ = _read(pin, i, 2, lengths, bad)
+            out[i] = _tsp(length, hi, lo, k, p)
+        return
     for i in range(out.shape[0]):
         length, hi, lo = _read(pan, i, 0, lengths, bad)
         _, k, _ = _read(pvki, i, 1, lengths, bad)
         _, p, _ = _read(pin, i, 2, lengths, bad)
-        digits, _ = _shr(hi, lo, 12 - length)  # the 11 digits first, the check digit next
-        out[i] = _top(digits, 11) | (_top(k, 1) >> np.uint64(44)) | (_top(p, 4) >> np.uint64(48))
+        out[i] = _tsp(length, hi, lo, k, p)
 
 
 @njit(cache=True, nogil=True)
@@ -131,6 +145,17 @@ def digit_words(codes: np.ndarray, out: np.ndarray, lengths: np.ndarray,
         out[i] = hi
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _ibm3624_digit(word: np.uint64, table: np.ndarray, value: np.uint64, sign: int,
+                   j: int) -> np.int64:  # pragma: no cover - compiled
+    """Digit j of (value + sign * natural) mod 10: natural digit j is nibble j of the
+    enciphered ``word`` through ``table``, value digit j nibble j of ``value``."""
+    shift = np.uint64(60 - 4 * j)
+    natural = np.int64(table[np.int64((word >> shift) & np.uint64(15))])
+    digit = np.int64((value >> shift) & np.uint64(15)) + sign * natural  # -9..18
+    return digit + 10 * np.int64(digit < 0) - 10 * np.int64(digit > 9)
+
+
 @njit(cache=True, nogil=True)
 def ibm3624_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
                   lengths: np.ndarray, sign: int, out: np.ndarray) -> None:  # pragma: no cover
@@ -139,21 +164,36 @@ def ibm3624_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
     ``enciphered``: (N,) words, the enciphered validation data, whose 16
     nibbles map through ``table`` (16 digit values) to the natural PIN digits;
     ``values``: (N or 1,) words of 16 digit nibbles (offsets for sign +1: the
-    PIN; PINs for sign -1: the offset; zeros for +1: the natural PIN; sign 0:
-    the values themselves), ``lengths`` (N or 1,); ``out``: (N, W) uint32
-    character codes (W <= 16), NUL after each row's length.  No branch on
-    the digits or the lengths.
+    PIN; PINs for sign -1: the offset; zeros for +1: the natural PIN),
+    ``lengths`` (N or 1,); ``out``: (N, W) uint32 character codes (W <= 16),
+    NUL after each row's length.  No branch on the digits or the lengths.
     """
     for i in range(out.shape[0]):
         word = enciphered[i]
         value = values[i if values.shape[0] > 1 else 0]
         length = np.int64(lengths[i if lengths.shape[0] > 1 else 0])
         for j in range(out.shape[1]):
-            shift = np.uint64(60 - 4 * j)
-            natural = np.int64(table[np.int64((word >> shift) & np.uint64(15))])
-            digit = np.int64((value >> shift) & np.uint64(15)) + sign * natural  # -9..18
-            digit += 10 * np.int64(digit < 0) - 10 * np.int64(digit > 9)
+            digit = _ibm3624_digit(word, table, value, sign, j)
             out[i, j] = np.uint32(48 + digit) if j < length else np.uint32(0)
+
+
+@njit(cache=True, nogil=True)
+def ibm3624_matches(enciphered: np.ndarray, table: np.ndarray, pins: np.ndarray,
+                    pin_lengths: np.ndarray, offsets: np.ndarray, offset_lengths: np.ndarray,
+                    out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """out[i]: is the PIN (digit words, lengths) natural + offset, digit by digit mod 10,
+    and as long as the offset?  Arguments as for ``ibm3624_codes``, one row serving every
+    row; every row's 16 digits computed, those past its length masked."""
+    for i in range(out.shape[0]):
+        word = enciphered[i]
+        pin = pins[i if pins.shape[0] > 1 else 0]
+        offset = offsets[i if offsets.shape[0] > 1 else 0]
+        length = np.int64(pin_lengths[i if pin_lengths.shape[0] > 1 else 0])
+        same = length == np.int64(offset_lengths[i if offset_lengths.shape[0] > 1 else 0])
+        for j in range(16):
+            digit = np.uint64(_ibm3624_digit(word, table, offset, 1, j))
+            same &= (j >= length) | (digit == ((pin >> np.uint64(60 - 4 * j)) & np.uint64(15)))
+        out[i] = same
 
 
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
@@ -236,37 +276,58 @@ def decimal_codes(data: np.ndarray, base: int, out: np.ndarray) -> None:  # prag
 _NIBBLE_TOPS = np.uint64(0x8888888888888888)  # bit 3 of every nibble
 
 
-@njit(cache=True, nogil=True)
-def decimal_words(words: np.ndarray, base: int, out: np.ndarray) -> None:  # pragma: no cover
-    """``decimal_codes`` of (N,) cipher blocks as words (the block's first byte on top),
-    without a pass to bytes.
+@njit(cache=True, nogil=True, inline="always")
+def _visa_digits(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover - compiled
+    """The first ``count`` decimal nibbles of a cipher block (a word, its first byte on
+    top), then if too few its nibbles A-F as 0-5: digit r in nibble r from the top.
 
     Each decimal nibble is flagged on its top bit; the leftmost flag's place
     (a leading-zero count) shifts its digit out, then the flag is cleared, once
     per digit.  A word with too few decimal nibbles (rare) is redone nibble by
-    nibble, its letters A-F as 0-5 after its digits.
+    nibble.
     """
+    # a nibble is 10-15 when bit 3 and (bit 2 or bit 1) are set
+    letters = word & ((word << np.uint64(1)) | (word << np.uint64(2))) & _NIBBLE_TOPS
+    flags = ~letters & _NIBBLE_TOPS
+    digits = np.uint64(0)
+    enough = True
+    for r in range(count):
+        enough &= flags != 0
+        at = np.uint64(leading_zeros(flags)) & np.uint64(63)  # 4k for nibble k
+        digits |= ((word << at) >> np.uint64(60)) << np.uint64(60 - 4 * r)
+        flags &= ~((np.uint64(1) << np.uint64(63)) >> at)
+    if enough:
+        return digits
+    digits = np.uint64(0)
+    taken = 0
+    for letter in range(2):
+        for k in range(16):
+            nib = (word >> np.uint64(60 - 4 * k)) & np.uint64(15)
+            if taken < count and (nib > np.uint64(9)) == (letter == 1):
+                digits |= (nib - np.uint64(10 * letter)) << np.uint64(60 - 4 * taken)
+                taken += 1
+    return digits
+
+
+@njit(cache=True, nogil=True)
+def decimal_words(words: np.ndarray, base: int, out: np.ndarray) -> None:  # pragma: no cover
+    """``decimal_codes`` of (N,) cipher blocks as words (the block's first byte on top),
+    without a pass to bytes (see ``_visa_digits``)."""
     count = out.shape[1]
     for i in range(words.shape[0]):
-        word = words[i]
-        # a nibble is 10-15 when bit 3 and (bit 2 or bit 1) are set
-        letters = word & ((word << np.uint64(1)) | (word << np.uint64(2))) & _NIBBLE_TOPS
-        flags = ~letters & _NIBBLE_TOPS
-        enough = True
+        digits = _visa_digits(words[i], count)
         for r in range(count):
-            enough &= flags != 0
-            at = np.uint64(leading_zeros(flags)) & np.uint64(63)  # 4k for nibble k
-            out[i, r] = np.uint64(base) + ((word << at) >> np.uint64(60))
-            flags &= ~((np.uint64(1) << np.uint64(63)) >> at)
-        if enough:
-            continue
-        taken = 0
-        for letter in range(2):
-            for k in range(16):
-                nib = (word >> np.uint64(60 - 4 * k)) & np.uint64(15)
-                if taken < count and (nib > np.uint64(9)) == (letter == 1):
-                    out[i, taken] = np.uint64(base) + nib - np.uint64(10 * letter)
-                    taken += 1
+            out[i, r] = np.uint64(base) + ((digits >> np.uint64(60 - 4 * r)) & np.uint64(15))
+
+
+@njit(cache=True, nogil=True)
+def decimal_matches(words: np.ndarray, count: int, expected: np.ndarray,
+                    out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """out[i]: are the ``count`` Visa digits of words[i] (see ``_visa_digits``) the top
+    ``count`` nibbles of expected[i] (digit words; one row serves every row)?"""
+    for i in range(words.shape[0]):
+        given = expected[i if expected.shape[0] > 1 else 0]
+        out[i] = ((_visa_digits(words[i], count) ^ given) & _top(_ALL, count)) == 0
 
 
 @njit(cache=True, nogil=True)

@@ -1,10 +1,10 @@
 """Digit rows of the card and EMV functions: packed into cipher blocks, picked out of them.
 
 Packing digit fields into blocks at per-row offsets (``join`` from digit
-values; ``packed`` straight from characters, with the fields' checks),
-Visa's decimalisation of cipher output (``decimal``), digit
-values back to strings (``as_strings``) and odd key parity
-(``odd_parity``); the loops are in ``_kernels`` and ``_card_kernels``.
+values; ``packed`` straight from characters into uint64 words, with the
+fields' checks), Visa's decimalisation of cipher output (``decimal``) and
+odd key parity (``odd_parity``); the loops are in ``_kernels`` and
+``_card_kernels``.
 """
 
 from __future__ import annotations
@@ -57,16 +57,6 @@ def decimal(data: np.ndarray, count: int, as_text: bool = True) -> np.ndarray:
     else:
         _card_kernels.decimal_codes(np.ascontiguousarray(data), 48 if as_text else 0, out)
     return out.view(f"U{count}").reshape(-1) if as_text else out
-
-
-def as_strings(digits: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
-    """(N, k) digit values -> N strings (a NumPy U array); row i cut to lengths[i] digits."""
-    n, k = digits.shape
-    codes = digits.astype(np.uint32) + 48
-    if lengths is not None:
-        codes[np.arange(k) >= lengths[:, None]] = 0
-    return np.ascontiguousarray(codes).view(np.dtype(f"U{max(k, 1)}")).reshape(n) if k \
-        else np.full(n, "", "U1")
 
 
 _NOTHING = np.zeros((1, 1), np.uint8)

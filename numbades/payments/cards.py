@@ -23,14 +23,13 @@ from typing import Any
 import numpy as np
 
 from . import _card_kernels, _cipher
-from ._digits import as_strings, decimal, packed
+from ._digits import decimal, packed
 from .inputs import (
     batch_size,
     codes,
     fixed_digits,
     key_rows,
     refuse_rows,
-    spread,
 )
 
 __all__ = [
@@ -48,11 +47,37 @@ __all__ = [
 _PVK_WIDTHS = (8, 16, 24)
 
 
-def _expected(value: Any, name: str, length: int, n: int) -> np.ndarray:
-    """A value to verify: (n, length) digits."""
-    digits = fixed_digits(value, name, length)
-    batch_size(batch=n, **{name: digits.shape[0]})
-    return spread(digits, n)
+def _expected(value: Any, name: str, length: int) -> np.ndarray:
+    """Values to verify, ``length`` digits each: (rows,) digit words (``_values``), checked
+    (``ValueError`` naming the rows)."""
+    chars = codes(value, name)
+    words, _ = packed(chars.shape[0], 1, _card_kernels.digit_words,
+                      [(chars, name, length, length)])
+    return words
+
+
+def _matches(words: np.ndarray, count: int, expected: np.ndarray) -> np.ndarray:
+    """(N,) bool: are the Visa digits of each cipher block (``decimal``) the expected ones?"""
+    out = np.empty(words.shape[0], np.bool_)
+    _card_kernels.decimal_matches(words, count, expected, out)
+    return out
+
+
+def _cvv_blocks(cvk: Any, pan: Any, expiry: Any, service_code: Any,
+                **more: int) -> np.ndarray:
+    """(N,) words: the CVV cipher output of each row (``more``: other arguments' row
+    counts, checked with these)."""
+    key = key_rows(cvk, "cvk", (16,))
+    fields = [(codes(pan, "pan"), "pan", 1, 19), (codes(expiry, "expiry"), "expiry", 4, 4),
+              (codes(service_code, "service_code"), "service_code", 3, 3)]
+    n = batch_size(cvk=key.shape[0], pan=fields[0][0].shape[0],
+                   expiry=fields[1][0].shape[0], service_code=fields[2][0].shape[0], **more)
+    blocks, _ = packed(n, 2, _card_kernels.cvv_data, fields)
+    # MAC algorithm 3 of the two blocks: E_A(b1) ^ b2, then Triple-DES (A, B) of that
+    # (E_A, D_B, E_A): two ECB passes over words, no chaining to wait for
+    chained = _cipher.ecb(key[:, :8], blocks[:, 0])
+    chained ^= blocks[:, 1]
+    return _cipher.ecb(key, chained, in_place=True)
 
 
 def cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any) -> np.ndarray:
@@ -66,36 +91,27 @@ def cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any) -> np.ndarray:
     result (then A-F as 0-5 if fewer) are the CVV.  CVV2 and iCVV are this
     function with their service codes.
     """
-    key = key_rows(cvk, "cvk", (16,))
-    fields = [(codes(pan, "pan"), "pan", 1, 19), (codes(expiry, "expiry"), "expiry", 4, 4),
-              (codes(service_code, "service_code"), "service_code", 3, 3)]
-    n = batch_size(cvk=key.shape[0], pan=fields[0][0].shape[0],
-                   expiry=fields[1][0].shape[0], service_code=fields[2][0].shape[0])
-    blocks, _ = packed(n, 2, _card_kernels.cvv_data, fields)
-    # MAC algorithm 3 of the two blocks: E_A(b1) ^ b2, then Triple-DES (A, B) of that
-    # (E_A, D_B, E_A): two ECB passes over words, no chaining to wait for
-    chained = _cipher.ecb(key[:, :8], blocks[:, 0])
-    chained ^= blocks[:, 1]
-    return decimal(_cipher.ecb(key, chained, in_place=True), 3)
+    return decimal(_cvv_blocks(cvk, pan, expiry, service_code), 3)
 
 
 def verify_cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any, value: Any) -> np.ndarray:
     """(N,) bool: does each row's 3-digit ``value`` equal its CVV (see ``cvv``)?"""
-    got = cvv(cvk, pan, expiry, service_code)
-    expected = _expected(value, "cvv", 3, got.shape[0])
-    return (as_strings(expected) == got)
+    expected = _expected(value, "cvv", 3)
+    return _matches(_cvv_blocks(cvk, pan, expiry, service_code, cvv=expected.shape[0]), 3,
+                    expected)
 
 
-def _pvv(pvk: Any, pvki: Any, pin: Any, pan: Any, as_text: bool) -> np.ndarray:
+def _pvv_blocks(pvk: Any, pvki: Any, pin: Any, pan: Any, **more: int) -> np.ndarray:
+    """(N,) words: the PVV cipher output of each row (``more`` as for ``_cvv_blocks``)."""
     key = key_rows(pvk, "pvk", _PVK_WIDTHS)
     fields = [(codes(pan, "pan"), "pan", 12, 19), (codes(pvki, "pvki"), "pvki", 1, 1),
               (codes(pin, "pin"), "pin", 4, 4)]
     n = batch_size(pvk=key.shape[0], pvki=fields[1][0].shape[0], pin=fields[2][0].shape[0],
-                   pan=fields[0][0].shape[0])
+                   pan=fields[0][0].shape[0], **more)
     # the transformed security parameter: the 11 PAN digits before the check digit,
     # the PVKI and the PIN
     tsp, _ = packed(n, 1, _card_kernels.pvv_data, fields)
-    return decimal(_cipher.ecb(key, tsp, in_place=True), 4, as_text)
+    return _cipher.ecb(key, tsp, in_place=True)
 
 
 def visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
@@ -107,13 +123,13 @@ def visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
     enciphered under the PVK; the first four decimal digits of the result
     (then A-F as 0-5 if fewer) are the PVV.
     """
-    return _pvv(pvk, pvki, pin, pan, True)
+    return decimal(_pvv_blocks(pvk, pvki, pin, pan), 4)
 
 
 def verify_visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any, pvv: Any) -> np.ndarray:
     """(N,) bool: does each row's ``pvv`` (4 digits) match its PIN (see ``visa_pvv``)?"""
-    got = _pvv(pvk, pvki, pin, pan, False)
-    return (_expected(pvv, "pvv", 4, got.shape[0]) == got).all(axis=1)
+    expected = _expected(pvv, "pvv", 4)
+    return _matches(_pvv_blocks(pvk, pvki, pin, pan, pvv=expected.shape[0]), 4, expected)
 
 
 def _table(decimalization: Any) -> np.ndarray:
@@ -244,6 +260,6 @@ def verify_ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, off
     n_rows = batch_size(pin=pins.shape[0], offset=offsets.shape[0])
     enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
                                     pan_verify_length, pan_pad, n_rows, "pin")
-    got = _digit_codes(enciphered, table, offsets, offset_len, 1, 16)
-    want = _digit_codes(enciphered, table, pins, pin_len, 0, 16)  # sign 0: the PIN itself
-    return (got == want).all(axis=1)
+    out = np.empty(enciphered.shape[0], np.bool_)
+    _card_kernels.ibm3624_matches(enciphered, table, pins, pin_len, offsets, offset_len, out)
+    return out
