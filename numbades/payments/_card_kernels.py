@@ -66,18 +66,34 @@ def _read(codes: np.ndarray, i: int, field: int, lengths: np.ndarray,
     return length, hi, lo
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _cvv_blocks(length: int, hi: np.uint64, lo: np.uint64, e: np.uint64,
+                c: np.uint64) -> tuple:  # pragma: no cover - compiled
+    """The CVV input's two words from the PAN (length, digits hi/lo), expiry and service
+    code digits."""
+    tail = _top(e, 4) | (_top(c, 3) >> np.uint64(16))  # expiry || service code
+    t_hi, t_lo = _shr(tail, np.uint64(0), length)
+    return hi | t_hi, lo | t_lo
+
+
 @njit(cache=True, nogil=True)
 def cvv_data(pan: np.ndarray, expiry: np.ndarray, service: np.ndarray, out: np.ndarray,
              lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
-    """CVV input (N, 2) words: PAN || expiry (4) || service code (3) || zeros, 32 nibbles."""
-    for i in range(out.shape[0]):
+    """CVV input (2, N) words, block 1 of every row then block 2: PAN || expiry (4) ||
+    service code (3) || zeros, 32 nibbles.  One service code for the batch (the usual
+    case) is read once, in a loop of its own."""
+    if service.shape[0] == 1:
+        _, c, _ = _read(service, 0, 2, lengths, bad)
+        for i in range(out.shape[1]):
+            length, hi, lo = _read(pan, i, 0, lengths, bad)
+            _, e, _ = _read(expiry, i, 1, lengths, bad)
+            out[0, i], out[1, i] = _cvv_blocks(length, hi, lo, e, c)
+        return
+    for i in range(out.shape[1]):
         length, hi, lo = _read(pan, i, 0, lengths, bad)
         _, e, _ = _read(expiry, i, 1, lengths, bad)
         _, c, _ = _read(service, i, 2, lengths, bad)
-        tail = _top(e, 4) | (_top(c, 3) >> np.uint64(16))  # expiry || service code
-        t_hi, t_lo = _shr(tail, np.uint64(0), length)
-        out[i, 0] = hi | t_hi
-        out[i, 1] = lo | t_lo
+        out[0, i], out[1, i] = _cvv_blocks(length, hi, lo, e, c)
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -146,13 +162,32 @@ def digit_words(codes: np.ndarray, out: np.ndarray, lengths: np.ndarray,
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _ibm3624_digit(word: np.uint64, table: np.ndarray, value: np.uint64, sign: int,
+def _pairs(table: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """The decimalisation table for bytes: byte b -> table[b >> 4] << 4 | table[b & 15]."""
+    pairs = np.empty(256, np.uint8)
+    for b in range(256):
+        pairs[b] = (table[b >> 4] << 4) | table[b & 15]
+    return pairs
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _natural(word: np.uint64, pairs: np.ndarray) -> np.uint64:  # pragma: no cover
+    """The 16 natural PIN digits of an enciphered block: each nibble through the table,
+    a byte at a time (``_pairs``)."""
+    natural = np.uint64(0)
+    for b in range(8):
+        byte = (word >> np.uint64(56 - 8 * b)) & np.uint64(0xFF)
+        natural = (natural << np.uint64(8)) | np.uint64(pairs[byte])
+    return natural
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ibm3624_digit(natural: np.uint64, value: np.uint64, sign: int,
                    j: int) -> np.int64:  # pragma: no cover - compiled
-    """Digit j of (value + sign * natural) mod 10: natural digit j is nibble j of the
-    enciphered ``word`` through ``table``, value digit j nibble j of ``value``."""
+    """Digit j (nibble j from the top of each word) of (value + sign * natural) mod 10."""
     shift = np.uint64(60 - 4 * j)
-    natural = np.int64(table[np.int64((word >> shift) & np.uint64(15))])
-    digit = np.int64((value >> shift) & np.uint64(15)) + sign * natural  # -9..18
+    digit = np.int64((value >> shift) & np.uint64(15)) \
+        + sign * np.int64((natural >> shift) & np.uint64(15))  # -9..18
     return digit + 10 * np.int64(digit < 0) - 10 * np.int64(digit > 9)
 
 
@@ -168,12 +203,13 @@ def ibm3624_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
     ``lengths`` (N or 1,); ``out``: (N, W) uint32 character codes (W <= 16),
     NUL after each row's length.  No branch on the digits or the lengths.
     """
+    pairs = _pairs(table)
     for i in range(out.shape[0]):
-        word = enciphered[i]
+        natural = _natural(enciphered[i], pairs)
         value = values[i if values.shape[0] > 1 else 0]
         length = np.int64(lengths[i if lengths.shape[0] > 1 else 0])
         for j in range(out.shape[1]):
-            digit = _ibm3624_digit(word, table, value, sign, j)
+            digit = _ibm3624_digit(natural, value, sign, j)
             out[i, j] = np.uint32(48 + digit) if j < length else np.uint32(0)
 
 
@@ -184,14 +220,15 @@ def ibm3624_matches(enciphered: np.ndarray, table: np.ndarray, pins: np.ndarray,
     """out[i]: is the PIN (digit words, lengths) natural + offset, digit by digit mod 10,
     and as long as the offset?  Arguments as for ``ibm3624_codes``, one row serving every
     row; every row's 16 digits computed, those past its length masked."""
+    pairs = _pairs(table)
     for i in range(out.shape[0]):
-        word = enciphered[i]
+        natural = _natural(enciphered[i], pairs)
         pin = pins[i if pins.shape[0] > 1 else 0]
         offset = offsets[i if offsets.shape[0] > 1 else 0]
         length = np.int64(pin_lengths[i if pin_lengths.shape[0] > 1 else 0])
         same = length == np.int64(offset_lengths[i if offset_lengths.shape[0] > 1 else 0])
         for j in range(16):
-            digit = np.uint64(_ibm3624_digit(word, table, offset, 1, j))
+            digit = np.uint64(_ibm3624_digit(natural, offset, 1, j))
             same &= (j >= length) | (digit == ((pin >> np.uint64(60 - 4 * j)) & np.uint64(15)))
         out[i] = same
 

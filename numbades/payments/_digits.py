@@ -32,12 +32,12 @@ def _narrow(chars: np.ndarray, name: str, low: int, high: int) -> np.ndarray:
 
 
 def packed(n: int, words: int, kernel: Any, fields: list[tuple[np.ndarray, str, int, int]],
-           *extra: Any) -> tuple[np.ndarray, np.ndarray]:
+           *extra: Any, planar: bool = False) -> tuple[np.ndarray, np.ndarray]:
     """Cipher input packed by ``kernel`` from the fields' characters, as blocks in uint64
-    words ((n,) for one block a row, else (n, words)), and the fields' lengths (F, n) int8; each
-    field (characters, name, min and max digits) is checked (``ValueError`` naming the
-    rows) before any cipher runs."""
-    out = np.empty((n,) if words == 1 else (n, words), np.uint64)
+    words ((n,) for one block a row, else (n, words), or (words, n) if ``planar``), and
+    the fields' lengths (F, n) int8; each field (characters, name, min and max digits) is
+    checked (``ValueError`` naming the rows) before any cipher runs."""
+    out = np.empty((n,) if words == 1 else (words, n) if planar else (n, words), np.uint64)
     lengths = np.empty((len(fields), n), np.int8)  # at most _WIDEST
     bad = np.empty((len(fields), n), np.bool_)
     if n:

@@ -72,11 +72,11 @@ def _cvv_blocks(cvk: Any, pan: Any, expiry: Any, service_code: Any,
               (codes(service_code, "service_code"), "service_code", 3, 3)]
     n = batch_size(cvk=key.shape[0], pan=fields[0][0].shape[0],
                    expiry=fields[1][0].shape[0], service_code=fields[2][0].shape[0], **more)
-    blocks, _ = packed(n, 2, _card_kernels.cvv_data, fields)
+    blocks, _ = packed(n, 2, _card_kernels.cvv_data, fields, planar=True)
     # MAC algorithm 3 of the two blocks: E_A(b1) ^ b2, then Triple-DES (A, B) of that
     # (E_A, D_B, E_A): two ECB passes over words, no chaining to wait for
-    chained = _cipher.ecb(key[:, :8], blocks[:, 0])
-    chained ^= blocks[:, 1]
+    chained = _cipher.ecb(key[:, :8], blocks[0], in_place=True)
+    chained ^= blocks[1]
     return _cipher.ecb(key, chained, in_place=True)
 
 
