@@ -314,27 +314,25 @@ _NIBBLE_TOPS = np.uint64(0x8888888888888888)  # bit 3 of every nibble
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _visa_digits(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover - compiled
-    """The first ``count`` decimal nibbles of a cipher block (a word, its first byte on
-    top), then if too few its nibbles A-F as 0-5: digit r in nibble r from the top.
-
-    Each decimal nibble is flagged on its top bit; the leftmost flag's place
-    (a leading-zero count) shifts its digit out, then the flag is cleared, once
-    per digit.  A word with too few decimal nibbles (rare) is redone nibble by
-    nibble.
-    """
-    # a nibble is 10-15 when bit 3 and (bit 2 or bit 1) are set
+def _decimal_flags(word: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """Bit 3 of each decimal nibble of ``word`` (a nibble is 10-15 when bit 3 and bit 2 or
+    bit 1 are set)."""
     letters = word & ((word << np.uint64(1)) | (word << np.uint64(2))) & _NIBBLE_TOPS
-    flags = ~letters & _NIBBLE_TOPS
-    digits = np.uint64(0)
-    enough = True
-    for r in range(count):
-        enough &= flags != 0
-        at = np.uint64(leading_zeros(flags)) & np.uint64(63)  # 4k for nibble k
-        digits |= ((word << at) >> np.uint64(60)) << np.uint64(60 - 4 * r)
-        flags &= ~((np.uint64(1) << np.uint64(63)) >> at)
-    if enough:
-        return digits
+    return ~letters & _NIBBLE_TOPS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_digit(word: np.uint64, flags: np.uint64) -> tuple:  # pragma: no cover
+    """(the leftmost flagged digit of ``word``, ``flags`` without it): its place is a
+    leading-zero count (4k for nibble k); no flag left gives a digit of no meaning."""
+    at = np.uint64(leading_zeros(flags)) & np.uint64(63)
+    return (word << at) >> np.uint64(60), flags & ~((np.uint64(1) << np.uint64(63)) >> at)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _visa_slow(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover - compiled
+    """The first ``count`` decimal nibbles of a word with fewer than ``count`` of them, then
+    its nibbles A-F as 0-5: digit r in nibble r from the top (nibble by nibble; rare)."""
     digits = np.uint64(0)
     taken = 0
     for letter in range(2):
@@ -346,15 +344,43 @@ def _visa_digits(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover 
     return digits
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _visa_digits(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover - compiled
+    """The first ``count`` decimal nibbles of a cipher block (a word, its first byte on
+    top), then if too few its nibbles A-F as 0-5: digit r in nibble r from the top.
+
+    Each decimal nibble is flagged on its top bit; the leftmost flag's place
+    (a leading-zero count) shifts its digit out, then the flag is cleared, once
+    per digit.  A word with too few decimal nibbles (rare) is redone nibble by
+    nibble.
+    """
+    flags = _decimal_flags(word)
+    digits = np.uint64(0)
+    enough = True
+    for r in range(count):
+        enough &= flags != 0
+        digit, flags = _next_digit(word, flags)
+        digits |= digit << np.uint64(60 - 4 * r)
+    return digits if enough else _visa_slow(word, count)
+
+
 @njit(cache=True, nogil=True)
 def decimal_words(words: np.ndarray, base: int, out: np.ndarray) -> None:  # pragma: no cover
     """``decimal_codes`` of (N,) cipher blocks as words (the block's first byte on top),
-    without a pass to bytes (see ``_visa_digits``)."""
+    without a pass to bytes (see ``_visa_digits``): each digit written as it is found."""
     count = out.shape[1]
     for i in range(words.shape[0]):
-        digits = _visa_digits(words[i], count)
+        word = words[i]
+        flags = _decimal_flags(word)
+        enough = True
         for r in range(count):
-            out[i, r] = np.uint64(base) + ((digits >> np.uint64(60 - 4 * r)) & np.uint64(15))
+            enough &= flags != 0
+            digit, flags = _next_digit(word, flags)
+            out[i, r] = np.uint64(base) + digit
+        if not enough:
+            digits = _visa_slow(word, count)
+            for r in range(count):
+                out[i, r] = np.uint64(base) + ((digits >> np.uint64(60 - 4 * r)) & np.uint64(15))
 
 
 @njit(cache=True, nogil=True)
