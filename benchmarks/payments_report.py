@@ -7,10 +7,9 @@
 
 For each function: rows/s over ``--rows`` random rows, the DES operations a
 row needs (counted from the rows themselves: DUKPT takes 6 for the IPEK and
-2 per set counter bit), the DES-operation rate against the single-key
-bitslice ECB block rate (``numbades.DES(key, "bitslice")`` over as many
-blocks, timed alternately with it; the first DUKPT line is the ceiling of
-a key generation step, ``DESArray`` with one block under each of 2N keys),
+2 per set counter bit), the DES-operation rate against the ECB reference
+(the first DUKPT line is the ceiling of a key generation step, ``DESArray``
+with one block under each of 2N keys),
 and the ratio against a loop of the outside library that the tests use as
 oracle (pydukpt, psec with pycryptodome's DES3, pyemv), timed on a sample
 of rows.  For the card and EMV functions, "cipher alone" is the
@@ -19,6 +18,14 @@ public objects on blocks of the same shape), against the same ECB rate:
 what the digit work around them costs.  Each figure is a median of
 ``--repeats`` timings, the calls alternating so machine load hits both
 sides alike; the process is pinned to one CPU where the OS allows.
+
+The ECB reference is one fixed, large batch: single-key bitslice DES-ECB
+(``numbades.DES(key, "bitslice").encrypt(blocks, out=...)``) over
+``--ecb-mib`` MiB (default 4: 524288 blocks, a few ms a call, so that
+per-call costs and timer noise are small), the same buffer for every row,
+timed in turn with each row's calls.  Each row's ratio uses that row's
+median ECB time (the load it ran under); the last line gives the median
+of every ECB timing of the run and the spread of the rows' medians.
 """
 
 from __future__ import annotations
@@ -71,9 +78,10 @@ def _counter_ones(ksns: np.ndarray) -> np.ndarray:
 CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
 
 
-def _alternate(calls: dict, repeats: int, clock: Callable[[], float] = time.perf_counter
-               ) -> dict[str, float]:
-    """Median seconds of each call by ``clock``, the calls run in turn ``repeats`` times."""
+def _alternate(calls: dict, repeats: int, clock: Callable[[], float] = time.perf_counter,
+               ecb_times: list[float] | None = None) -> dict[str, float]:
+    """Median seconds of each call by ``clock``, the calls run in turn ``repeats`` times
+    (the "ecb" call's timings also appended to ``ecb_times``)."""
     for call in calls.values():
         call()
     times: dict[str, list[float]] = {name: [] for name in calls}
@@ -82,16 +90,33 @@ def _alternate(calls: dict, repeats: int, clock: Callable[[], float] = time.perf
             t = clock()
             call()
             times[name].append(clock() - t)
+    if ecb_times is not None and "ecb" in times:
+        ecb_times.extend(times["ecb"])
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
 class Report:
-    def __init__(self, n: int, repeats: int, sample: int, clock: str = "wall") -> None:
+    def __init__(self, n: int, repeats: int, sample: int, clock: str = "wall",
+                 ecb_mib: float = 4) -> None:
         self.n, self.repeats, self.sample = n, repeats, sample
         self.clock = CLOCKS[clock]
         self.single = numbades.DES(BDK[:8], "bitslice")
-        self.blocks = np.zeros(n, np.uint64)
+        # the ECB reference: one large batch, the same for every row
+        self.blocks = np.random.default_rng(0).integers(
+            0, 2**63, max(1, int(ecb_mib * 2**20) // 8), dtype=np.uint64)
         self.out = np.empty_like(self.blocks)
+        self.ecb_times: list[float] = []  # every ECB timing (s), for the summary
+        self.ecb_medians: list[float] = []  # each row's median
+
+    def ecb_summary(self) -> str:
+        """The run's ECB reference: the median of every timing, the rows' spread."""
+        if not self.ecb_times:
+            return "ECB reference: not timed"
+        rate = self.blocks.size / statistics.median(self.ecb_times)
+        rows = [self.blocks.size / t for t in self.ecb_medians]
+        return (f"ECB reference (single-key bitslice DES-ECB, {self.blocks.nbytes / 2**20:g} MiB "
+                f"a call): {rate / 1e6:.0f} M blocks/s, median of {len(self.ecb_times)} timings; "
+                f"rows' medians {min(rows) / 1e6:.0f}-{max(rows) / 1e6:.0f}")
 
     def row(self, name: str, call: Callable[[], object], des_ops: float,
             oracle: Callable[[int], None] | None, oracle_name: str,
@@ -101,11 +126,12 @@ class Report:
         calls = {"ours": call, "ecb": lambda: self.single.encrypt(self.blocks, out=self.out)}
         if cipher is not None:
             calls["cipher"] = cipher
-        t = _alternate(calls, self.repeats, self.clock)
+        t = _alternate(calls, self.repeats, self.clock, self.ecb_times)
+        self.ecb_medians.append(t["ecb"])
         rate = self.n / t["ours"]
         line = f"  {name:34s} {rate / 1e6:7.3f} M rows/s  {des_ops:5.2f} DES ops/row"
         if des_ops:
-            ecb = self.n / t["ecb"]
+            ecb = self.blocks.size / t["ecb"]
             line += (f"  {des_ops * rate / 1e6:6.1f} M DES ops/s = {des_ops * rate / ecb:.2f}x "
                      f"one-key bitslice ECB ({ecb / 1e6:.0f} M blocks/s)")
             if cipher is not None:
@@ -128,6 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--clock", choices=sorted(CLOCKS), default="wall",
                         help="time by the wall clock (default) or by this process's CPU time "
                              "(steadier on a shared host)")
+    parser.add_argument("--ecb-mib", type=float, default=4,
+                        help="size of the ECB reference batch in MiB (default 4)")
     parser.add_argument("--only", choices=sorted(SECTIONS), action="append",
                         help="run only this section (repeatable; default: all)")
     args = parser.parse_args(argv)
@@ -141,9 +169,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{n} rows per call, median of {args.repeats} ({args.clock} clock); oracle loops on "
           f"{args.sample} rows")
     rng = np.random.default_rng(38)
-    r = Report(n, args.repeats, min(args.sample, n), args.clock)
+    r = Report(n, args.repeats, min(args.sample, n), args.clock, args.ecb_mib)
     for name in args.only or ("dukpt-pin", "cards"):
         SECTIONS[name](r, rng)
+    print(r.ecb_summary())
     return 0
 
 
@@ -268,26 +297,42 @@ def cards_section(r: Report, rng: np.random.Generator) -> None:
     table, arc = "0123456789012345", b"00"
     ibm = {"pan_verify_offset": 4, "pan_verify_length": 11, "pan_pad": "F"}
     lp, li, le = pans.tolist(), pins.tolist(), expiries.tolist()
-    # the cipher calls each function makes, alone, on blocks of the same shape
-    one_key = numbades.TripleDES(BDK)
+    # the cipher calls each function makes, alone, on blocks of the same shape (one key:
+    # blocks as uint64 words, one or two a row)
+    one_key, key_a = numbades.TripleDES(BDK), numbades.DES(BDK[:8])
     blocks8, blocks16 = arqcs.copy(), np.ascontiguousarray(keys[::-1])
+    words1, words2 = blocks8.view(np.uint64).reshape(n), blocks16.view(np.uint64).reshape(n, 2)
 
     def per_row(rows: np.ndarray) -> Callable[[], object]:
         return lambda: numbades.TripleDESArray(keys, allow_degenerate=True).encrypt(rows)
 
     r.row("cvv, one CVK", lambda: payments.cvv(KEY, pans, expiries, "101"), 4,
           _loop(lambda i: psec.cvv.generate_cvv(BDK, lp[i], le[i], "101")), "psec",
-          lambda: mac.retail(BDK, blocks16))
+          lambda: one_key.encrypt(key_a.encrypt(words1)))
     r.row("visa_pvv, one PVK", lambda: payments.visa_pvv(KEY, "1", pins, pans), 3,
           _loop(lambda i: psec.pin.generate_visa_pvv(BDK, "1", li[i], lp[i])), "psec",
-          lambda: one_key.encrypt(blocks8))
+          lambda: one_key.encrypt(words1))
     r.row("ibm3624_offset, one PVK",
           lambda: payments.ibm3624_offset(KEY, table, pins, pans, **ibm), 3,
           _loop(lambda i: psec.pin.generate_ibm3624_offset(BDK, table, li[i], lp[i], **ibm)),
-          "psec", lambda: one_key.encrypt(blocks8))
+          "psec", lambda: one_key.encrypt(words1))
+    # the verify forms: the values to check computed first (the oracle: psec's, compared)
+    cvvs = payments.cvv(KEY, pans, expiries, "101")
+    pvvs = payments.visa_pvv(KEY, "1", pins, pans)
+    offsets = payments.ibm3624_offset(KEY, table, pins, pans, **ibm)
+    lc, lv, lo = cvvs.tolist(), pvvs.tolist(), offsets.tolist()
+    r.row("verify_cvv, one CVK", lambda: payments.verify_cvv(KEY, pans, expiries, "101", cvvs),
+          4, _loop(lambda i: psec.cvv.generate_cvv(BDK, lp[i], le[i], "101") == lc[i]), "psec")
+    r.row("verify_visa_pvv, one PVK",
+          lambda: payments.verify_visa_pvv(KEY, "1", pins, pans, pvvs), 3,
+          _loop(lambda i: psec.pin.generate_visa_pvv(BDK, "1", li[i], lp[i]) == lv[i]), "psec")
+    r.row("verify_ibm3624_offset, one PVK",
+          lambda: payments.verify_ibm3624_offset(KEY, table, pins, pans, offsets, **ibm), 3,
+          _loop(lambda i: psec.pin.generate_ibm3624_offset(BDK, table, li[i], lp[i], **ibm)
+                == lo[i]), "psec")
     r.row("emv_icc_master_key A, one IMK", lambda: payments.emv_icc_master_key(KEY, pans, "01"),
           6, _loop(lambda i: kd.derive_icc_mk_a(BDK, lp[i], "01")), "pyemv",
-          lambda: one_key.encrypt(blocks16))
+          lambda: one_key.encrypt(words2))
     r.row("emv_session_key, key per row", lambda: payments.emv_session_key(keys, atcs), 6,
           _loop(lambda i: kd.derive_common_sk(keys[i].tobytes(), atcs[i].tobytes() + bytes(6))),
           "pyemv", per_row(blocks16))

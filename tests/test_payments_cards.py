@@ -134,6 +134,7 @@ def test_pvv_with_few_decimal_digits_equals_psec():
                             for pin, pan in zip(pins, pans, strict=True)]
     wrong = [p[:3] + str((int(p[3]) + 1) % 10) for p in got.tolist()]
     assert not payments.verify_visa_pvv(KEY_ARRAY, "3", pins, pans, wrong).any()
+    assert payments.verify_visa_pvv(KEY_ARRAY, "3", pins, pans, got).all()
 
 
 # --- IBM 3624 -----------------------------------------------------------------------------

@@ -109,3 +109,75 @@ def test_a_nul_or_a_letter_inside_a_string_is_refused_naming_the_row(kind):
         payments.pin_block(np.array(["12\x0034", "1234"]).astype(kind), pans[:1], 0)
     with pytest.raises(ValueError, match=r"expiry must hold only the digits 0-9: row 1$"):
         payments.cvv(KEY_ARRAY, pans[:1], np.array(["2612", "26 2"]).astype(kind), "101")
+
+
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_arrays_wider_than_32_characters_read_alike_and_long_rows_are_refused(kind):
+    """The kernels read 32 characters a row; a wider array (NumPy sizes it by its
+    longest string) gives the same values, and a row running past 32 is too long."""
+    pans = ["4000123412341234", "5100000000000008123", "400012341234"]
+    pins, offsets = ["1234", "987654"], ["0000", "4321"]
+    wide, pin_wide = np.array(pans, f"{kind}40"), np.array(pins[:1] * 3, f"{kind}36")
+    assert payments.cvv(KEY_ARRAY, wide, "2612", "101").tolist() \
+        == payments.cvv(KEY_ARRAY, pans, "2612", "101").tolist()
+    assert payments.visa_pvv(KEY_ARRAY, "1", pin_wide, wide).tolist() \
+        == [psec.pin.generate_visa_pvv(KEY, "1", pins[0], p) for p in pans]
+    assert payments.ibm3624_offset(KEY_ARRAY, TABLE, pin_wide, wide).tolist() \
+        == [psec.pin.generate_ibm3624_offset(KEY, TABLE, pins[0], p, 0, len(p), "F")
+            for p in pans]
+    assert payments.verify_ibm3624_offset(KEY_ARRAY, TABLE, np.array(pins, f"{kind}33"),
+                                          pans[:2], np.array(offsets, f"{kind}40")).tolist() \
+        == [psec.pin.generate_ibm3624_offset(KEY, TABLE, p, a, 0, len(a), "F") == o
+            for p, a, o in zip(pins, pans[:2], offsets, strict=True)]
+    too_long = np.array([pans[0], "1" * 33, pans[1], "2" * 40], f"{kind}40")
+    with pytest.raises(ValueError, match=r"pan must be 12 to 19 digits: rows 1, 3$"):
+        payments.visa_pvv(KEY_ARRAY, "1", "1234", too_long)
+    with pytest.raises(ValueError, match=r"pin must be 4 to 16 digits: row 1$"):
+        payments.ibm3624_offset(KEY_ARRAY, TABLE, np.array(["1234", "5" * 34]).astype(kind),
+                                pans[:2])
+
+
+def test_ibm3624_strings_are_as_wide_as_the_given_ones():
+    """Offsets and PINs come back as wide as the PINs or offsets given (at most 16), each
+    row its own length: psec's values."""
+    pans = ["4000123412341234", "5100000000000008", "4000123412349999"]
+    pins = ["1234", "987654", "0000123456789012"]
+    got = payments.ibm3624_offset(KEY_ARRAY, TABLE, pins, pans)
+    assert got.dtype == np.dtype("U16")
+    want = [psec.pin.generate_ibm3624_offset(KEY, TABLE, p, a, 0, 16, "F")
+            for p, a in zip(pins, pans, strict=True)]
+    assert got.tolist() == want
+    assert payments.ibm3624_offset(KEY_ARRAY, TABLE, pins[:2], pans[:2]).dtype \
+        == np.dtype("U6")
+    assert payments.ibm3624_pin(KEY_ARRAY, TABLE, want, pans).tolist() == pins
+
+
+def test_option_b_with_one_long_pan_for_a_key_per_row_equals_pyemv():
+    """A one-row PAN serves every row: its option B digits go to every row."""
+    keys = np.frombuffer(bytes(range(48)), np.uint8).reshape(3, 16)
+    pan = "12345678901234567"
+    got = payments.emv_icc_master_key(keys, pan, "01", option="B")
+    assert [g.tobytes() for g in got] == [kd.derive_icc_mk_b(k.tobytes(), pan, "01")
+                                          for k in keys]
+
+
+def test_verify_forms_compare_digit_words_and_check_the_values_first():
+    """verify_cvv and verify_visa_pvv compare each row's Visa digits with the value's digit
+    word; a malformed value is refused (naming the rows) before any cipher runs."""
+    pans = ["4000123412341234", "5100000000000008", "4000123412349999"]
+    cvvs = [psec.cvv.generate_cvv(KEY, p, "2612", "101") for p in pans]
+    pvvs = [psec.pin.generate_visa_pvv(KEY, "1", "1234", p) for p in pans]
+    flip = [cvvs[0], cvvs[1][:2] + str((int(cvvs[1][2]) + 1) % 10), cvvs[2]]
+    assert payments.verify_cvv(KEY_ARRAY, pans, "2612", "101", flip).tolist() \
+        == [True, False, True]
+    assert payments.verify_cvv(KEY_ARRAY, pans, "2612", "101", cvvs[1]).tolist() \
+        == [c == cvvs[1] for c in cvvs]
+    assert payments.verify_visa_pvv(KEY_ARRAY, "1", "1234", np.array(pans, "S19"),
+                                    np.array(pvvs, "S4")).all()
+    assert not payments.verify_visa_pvv(KEY_ARRAY, "1", "1235", pans, pvvs).any()
+    with pytest.raises(ValueError, match=r"pvv must be 4 digits: row 1$"):
+        payments.verify_visa_pvv(KEY_ARRAY, "1", "1234", pans, [pvvs[0], "123", pvvs[2]])
+    with pytest.raises(ValueError, match=r"cvv must hold only the digits 0-9: row 2$"):
+        payments.verify_cvv(KEY_ARRAY, pans, "2612", "101", ["123", "456", "7a9"])
+    with pytest.raises(ValueError, match="row counts differ"):
+        payments.verify_cvv(KEY_ARRAY, pans, "2612", "101", cvvs[:2])

@@ -115,9 +115,11 @@ class PinBlocks:
 
 
 class Cards:
-    """Card values and EMV keys for 10^5 rows under one key (PANs, PINs as U arrays): ns per row."""
+    """Card values, their verify forms and EMV keys for 10^5 rows under one key (PANs, PINs
+    as U arrays): ns per row."""
 
-    params = (("cvv", "visa_pvv", "ibm3624_offset", "emv_icc_master_key"),)
+    params = (("cvv", "visa_pvv", "ibm3624_offset", "emv_icc_master_key", "verify_cvv",
+               "verify_visa_pvv", "verify_ibm3624_offset"),)
     param_names = ("function",)
 
     def setup(self, function: str) -> None:
@@ -127,14 +129,21 @@ class Cards:
         key = np.frombuffer(BDK, np.uint8)
         pans, pins = digit_strings(rng, 16, 16), digit_strings(rng, 4, 4)
         expiries = digit_strings(rng, 4, 4)
+        table, ibm = "0123456789012345", {"pan_verify_offset": 4, "pan_verify_length": 11}
         calls = {
             "cvv": lambda: pay.cvv(key, pans, expiries, "101"),
             "visa_pvv": lambda: pay.visa_pvv(key, "1", pins, pans),
-            "ibm3624_offset": lambda: pay.ibm3624_offset(key, "0123456789012345", pins, pans,
-                                                         pan_verify_offset=4,
-                                                         pan_verify_length=11),
+            "ibm3624_offset": lambda: pay.ibm3624_offset(key, table, pins, pans, **ibm),
             "emv_icc_master_key": lambda: pay.emv_icc_master_key(key, pans, "01"),
         }
+        if function.startswith("verify_"):  # the values to check: the generated ones
+            values = calls[function[len("verify_"):]]()
+            calls = {
+                "verify_cvv": lambda: pay.verify_cvv(key, pans, expiries, "101", values),
+                "verify_visa_pvv": lambda: pay.verify_visa_pvv(key, "1", pins, pans, values),
+                "verify_ibm3624_offset": lambda: pay.verify_ibm3624_offset(
+                    key, table, pins, pans, values, **ibm),
+            }
         self.call = calls[function]
         self.call()
 

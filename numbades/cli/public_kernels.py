@@ -44,9 +44,11 @@ def _payments() -> None:
     payments.decipher_pin_blocks(_KEY16, enciphered, _PAN, 0)
     payments.translate_pin_blocks(enciphered, _PAN, _KEY16, _KEY16, 0, 3)
     payments.dukpt_key(_KEY16, _KSN, "pin")
-    payments.cvv(_KEY16, _PAN, "2512", "101")
-    payments.visa_pvv(_KEY16, "1", "1234", _PAN)
-    payments.ibm3624_offset(_KEY16, "0123456789012345", "1234", _PAN)
+    payments.verify_cvv(_KEY16, _PAN, "2512", "101", payments.cvv(_KEY16, _PAN, "2512", "101"))
+    payments.verify_visa_pvv(_KEY16, "1", "1234", _PAN,
+                             payments.visa_pvv(_KEY16, "1", "1234", _PAN))
+    offset = payments.ibm3624_offset(_KEY16, "0123456789012345", "1234", _PAN)
+    payments.verify_ibm3624_offset(_KEY16, "0123456789012345", "1234", _PAN, offset)
     payments.emv_icc_master_key(_KEY16, _PAN, "00")
 
 

@@ -17,82 +17,220 @@ import numpy as np
 from numba import njit
 from numba.cpython.unsafe.numbers import leading_zeros
 
-from ._kernels import _ALL, _shr, _string, _top
+from ._kernels import _ALL, _shr, _top
 
-_INLINED_SOURCES_SHA256 = "29b9482a1a2981a20e9cf1c51482023237bd0789d814c474519015fbd86f0db1"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "3a01bdaae48edf42ab8c32681dec04a175d2c774f852ec6aeb49f5e28ca44b03"  # see tools/stamp_kernel_sources.py
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _scan(codes: np.ndarray, row: int) -> tuple:  # pragma: no cover - compiled
+    """``_string`` of a row of at most 32 characters (``_digits.packed`` cuts wider
+    arrays), by bit masks.
+
+    One bit per character in two masks (present, not a digit): the length is
+    the top present bit's place plus one, and the row is bad when a
+    non-digit (a NUL included) comes before it.  The loops carry only ORs,
+    which the compiler turns into vector code.
+    """
+    width = codes.shape[1]
+    present = np.uint64(0)
+    other = np.uint64(0)  # characters that are not digits (NUL included)
+    hi = np.uint64(0)
+    lo = np.uint64(0)
+    for j in range(min(width, 16)):
+        c = np.uint32(codes[row, j])
+        d = c - np.uint32(48)  # below '0' wraps
+        present |= np.uint64(c != np.uint32(0)) << np.uint64(j)
+        other |= np.uint64(d > np.uint32(9)) << np.uint64(j)
+        hi |= np.uint64(d & np.uint32(15)) << np.uint64(60 - 4 * j)
+    for j in range(16, min(width, 32)):
+        c = np.uint32(codes[row, j])
+        d = c - np.uint32(48)
+        present |= np.uint64(c != np.uint32(0)) << np.uint64(j)
+        other |= np.uint64(d > np.uint32(9)) << np.uint64(j)
+        lo |= np.uint64(d & np.uint32(15)) << np.uint64(124 - 4 * j)
+    length = 64 - np.int64(leading_zeros(present))  # 0 for an empty row
+    before = ~(_ALL << np.uint64(length))  # length <= 32: the bits below it
+    return length, (other & before) != 0, hi, lo
 
 
 @njit(cache=True, nogil=True, inline="always")
 def _read(codes: np.ndarray, i: int, field: int, lengths: np.ndarray,
           bad: np.ndarray) -> tuple:  # pragma: no cover - compiled
-    """(length, hi, lo) of the row of ``codes`` serving row i (see ``_string``); its length
-    and bad flag written to lengths/bad[field, i]."""
-    length, wrong, hi, lo = _string(codes, i if codes.shape[0] > 1 else 0)
+    """(length, hi, lo) of the row of ``codes`` serving row i (see ``_scan``); its length
+    and bad flag written to lengths/bad[field, i].  A one-row argument is read again for
+    each row: cheaper than a branch around the read, which stops the loops vectorising."""
+    length, wrong, hi, lo = _scan(codes, i if codes.shape[0] > 1 else 0)
     lengths[field, i] = length
     bad[field, i] = wrong
     return length, hi, lo
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _store(out: np.ndarray, i: int, col: int, word: np.uint64) -> None:  # pragma: no cover
-    """A word as 8 big-endian bytes at out[i, col:col + 8]."""
-    for b in range(8):
-        out[i, col + b] = np.uint8((word >> np.uint64(56 - 8 * b)) & np.uint64(0xFF))
+def _cvv_blocks(length: int, hi: np.uint64, lo: np.uint64, e: np.uint64,
+                c: np.uint64) -> tuple:  # pragma: no cover - compiled
+    """The CVV input's two words from the PAN (length, digits hi/lo), expiry and service
+    code digits."""
+    tail = _top(e, 4) | (_top(c, 3) >> np.uint64(16))  # expiry || service code
+    t_hi, t_lo = _shr(tail, np.uint64(0), length)
+    return hi | t_hi, lo | t_lo
 
 
 @njit(cache=True, nogil=True)
 def cvv_data(pan: np.ndarray, expiry: np.ndarray, service: np.ndarray, out: np.ndarray,
              lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
-    """CVV input (N, 16): PAN || expiry (4) || service code (3) || zeros, 32 nibbles."""
-    for i in range(out.shape[0]):
+    """CVV input (2, N) words, block 1 of every row then block 2: PAN || expiry (4) ||
+    service code (3) || zeros, 32 nibbles.  One service code for the batch (the usual
+    case) is read once, in a loop of its own."""
+    if service.shape[0] == 1:
+        _, c, _ = _read(service, 0, 2, lengths, bad)
+        for i in range(out.shape[1]):
+            length, hi, lo = _read(pan, i, 0, lengths, bad)
+            _, e, _ = _read(expiry, i, 1, lengths, bad)
+            out[0, i], out[1, i] = _cvv_blocks(length, hi, lo, e, c)
+        return
+    for i in range(out.shape[1]):
         length, hi, lo = _read(pan, i, 0, lengths, bad)
         _, e, _ = _read(expiry, i, 1, lengths, bad)
         _, c, _ = _read(service, i, 2, lengths, bad)
-        tail = _top(e, 4) | (_top(c, 3) >> np.uint64(16))  # expiry || service code
-        t_hi, t_lo = _shr(tail, np.uint64(0), length)
-        _store(out, i, 0, hi | t_hi)
-        _store(out, i, 8, lo | t_lo)
+        out[0, i], out[1, i] = _cvv_blocks(length, hi, lo, e, c)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _tsp(length: int, hi: np.uint64, lo: np.uint64, k: np.uint64,
+         p: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """The PVV input word from the PAN (length, digits hi/lo), PVKI and PIN digits."""
+    digits, _ = _shr(hi, lo, 12 - length)  # the 11 digits first, the check digit next
+    return _top(digits, 11) | (_top(k, 1) >> np.uint64(44)) | (_top(p, 4) >> np.uint64(48))
 
 
 @njit(cache=True, nogil=True)
 def pvv_data(pan: np.ndarray, pvki: np.ndarray, pin: np.ndarray, out: np.ndarray,
              lengths: np.ndarray, bad: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Visa PVV input (N, 8): the 11 PAN digits before the check digit, PVKI, 4 PIN digits."""
+    """Visa PVV input (N,) words: the 11 PAN digits before the check digit, PVKI, 4 PIN
+    digits.  One PVKI for the batch (the usual case) is read once, in a loop of its own."""
+    if pvki.shape[0] == 1:
+        _, k, _ = _read(pvki, 0, 1, lengths, bad)
+        for i in range(out.shape[0]):
+            length, hi, lo = _read(pan, i, 0, lengths, bad)
+            _, p, _ = _read(pin, i, 2, lengths, bad)
+            out[i] = _tsp(length, hi, lo, k, p)
+        return
     for i in range(out.shape[0]):
         length, hi, lo = _read(pan, i, 0, lengths, bad)
         _, k, _ = _read(pvki, i, 1, lengths, bad)
         _, p, _ = _read(pin, i, 2, lengths, bad)
-        digits, _ = _shr(hi, lo, 12 - length)  # the 11 digits first, the check digit next
-        _store(out, i, 0, _top(digits, 11) | (_top(k, 1) >> np.uint64(44))
-               | (_top(p, 4) >> np.uint64(48)))
+        out[i] = _tsp(length, hi, lo, k, p)
 
 
 @njit(cache=True, nogil=True)
 def validation_data(pan: np.ndarray, out: np.ndarray, lengths: np.ndarray, bad: np.ndarray,
                     start: int, count: int, pad: int) -> None:  # pragma: no cover
-    """IBM 3624 validation data (N, 8): min(count, 16) PAN digits from ``start``, then the
-    nibble ``pad`` to 16.  ``count``: the digits to take, or -1 for "to the PAN's end".
+    """IBM 3624 validation data (N,) words: min(count, 16) PAN digits from ``start``, then
+    the nibble ``pad`` to 16.  ``count``: the digits to take, or -1 for "to the PAN's end".
     The caller refuses rows where that leaves the PAN."""
     pads = np.uint64(pad & 15) * np.uint64(0x1111111111111111)
     for i in range(out.shape[0]):
         length, hi, lo = _read(pan, i, 0, lengths, bad)
         taken = max(min(length - start if count < 0 else count, 16), 1)
         digits = _top(_shr(hi, lo, -start)[0], taken)
-        _store(out, i, 0, digits | (pads & ~_top(_ALL, taken)))
+        out[i] = digits | (pads & ~_top(_ALL, taken))
 
 
 @njit(cache=True, nogil=True)
 def icc_data(pan: np.ndarray, psn: np.ndarray, out: np.ndarray, lengths: np.ndarray,
              bad: np.ndarray) -> None:  # pragma: no cover - compiled
-    """EMV option A input (N, 16): Y, the rightmost 16 digits of PAN || PSN (2), zeros on the
-    left, then Y with every bit inverted."""
+    """EMV option A input (N, 2) words: Y, the rightmost 16 digits of PAN || PSN (2), zeros
+    on the left, then Y with every bit inverted."""
     for i in range(out.shape[0]):
         length, hi, lo = _read(pan, i, 0, lengths, bad)
         _, s, _ = _read(psn, i, 1, lengths, bad)
         s_hi, s_lo = _shr(_top(s, 2), np.uint64(0), length)  # PAN || PSN
         y, _ = _shr(hi | s_hi, lo | s_lo, 14 - length)  # its last digit to nibble 15
-        _store(out, i, 0, y)
-        _store(out, i, 8, ~y)
+        out[i, 0] = y
+        out[i, 1] = ~y
+
+
+@njit(cache=True, nogil=True)
+def digit_words(codes: np.ndarray, out: np.ndarray, lengths: np.ndarray,
+                bad: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Digit strings (N, W) as (N,) words, digit 0 the top nibble (the first 16 digits),
+    their lengths and bad flags to lengths/bad[0]."""
+    for i in range(out.shape[0]):
+        _, hi, _ = _read(codes, i, 0, lengths, bad)
+        out[i] = hi
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pairs(table: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
+    """The decimalisation table for bytes: byte b -> table[b >> 4] << 4 | table[b & 15]."""
+    pairs = np.empty(256, np.uint8)
+    for b in range(256):
+        pairs[b] = (table[b >> 4] << 4) | table[b & 15]
+    return pairs
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _natural(word: np.uint64, pairs: np.ndarray) -> np.uint64:  # pragma: no cover
+    """The 16 natural PIN digits of an enciphered block: each nibble through the table,
+    a byte at a time (``_pairs``)."""
+    natural = np.uint64(0)
+    for b in range(8):
+        byte = (word >> np.uint64(56 - 8 * b)) & np.uint64(0xFF)
+        natural = (natural << np.uint64(8)) | np.uint64(pairs[byte])
+    return natural
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _ibm3624_digit(natural: np.uint64, value: np.uint64, sign: int,
+                   j: int) -> np.int64:  # pragma: no cover - compiled
+    """Digit j (nibble j from the top of each word) of (value + sign * natural) mod 10."""
+    shift = np.uint64(60 - 4 * j)
+    digit = np.int64((value >> shift) & np.uint64(15)) \
+        + sign * np.int64((natural >> shift) & np.uint64(15))  # -9..18
+    return digit + 10 * np.int64(digit < 0) - 10 * np.int64(digit > 9)
+
+
+@njit(cache=True, nogil=True)
+def ibm3624_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
+                  lengths: np.ndarray, sign: int, out: np.ndarray) -> None:  # pragma: no cover
+    """IBM 3624 digits as NumPy U codes: (values + sign * natural) mod 10 for each row.
+
+    ``enciphered``: (N,) words, the enciphered validation data, whose 16
+    nibbles map through ``table`` (16 digit values) to the natural PIN digits;
+    ``values``: (N or 1,) words of 16 digit nibbles (offsets for sign +1: the
+    PIN; PINs for sign -1: the offset; zeros for +1: the natural PIN),
+    ``lengths`` (N or 1,); ``out``: (N, W) uint32 character codes (W <= 16),
+    NUL after each row's length.  No branch on the digits or the lengths.
+    """
+    pairs = _pairs(table)
+    for i in range(out.shape[0]):
+        natural = _natural(enciphered[i], pairs)
+        value = values[i if values.shape[0] > 1 else 0]
+        length = np.int64(lengths[i if lengths.shape[0] > 1 else 0])
+        for j in range(out.shape[1]):
+            digit = _ibm3624_digit(natural, value, sign, j)
+            out[i, j] = np.uint32(48 + digit) if j < length else np.uint32(0)
+
+
+@njit(cache=True, nogil=True)
+def ibm3624_matches(enciphered: np.ndarray, table: np.ndarray, pins: np.ndarray,
+                    pin_lengths: np.ndarray, offsets: np.ndarray, offset_lengths: np.ndarray,
+                    out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """out[i]: is the PIN (digit words, lengths) natural + offset, digit by digit mod 10,
+    and as long as the offset?  Arguments as for ``ibm3624_codes``, one row serving every
+    row; every row's 16 digits computed, those past its length masked."""
+    pairs = _pairs(table)
+    for i in range(out.shape[0]):
+        natural = _natural(enciphered[i], pairs)
+        pin = pins[i if pins.shape[0] > 1 else 0]
+        offset = offsets[i if offsets.shape[0] > 1 else 0]
+        length = np.int64(pin_lengths[i if pin_lengths.shape[0] > 1 else 0])
+        same = length == np.int64(offset_lengths[i if offset_lengths.shape[0] > 1 else 0])
+        for j in range(16):
+            digit = np.uint64(_ibm3624_digit(natural, offset, 1, j))
+            same &= (j >= length) | (digit == ((pin >> np.uint64(60 - 4 * j)) & np.uint64(15)))
+        out[i] = same
 
 
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
@@ -170,6 +308,89 @@ def decimal_codes(data: np.ndarray, base: int, out: np.ndarray) -> None:  # prag
             digits = _decimal_slow(data, i, count)
             for r in range(count):
                 out[i, r] = np.uint64(base) + ((digits >> np.uint64(4 * r)) & np.uint64(15))
+
+
+_NIBBLE_TOPS = np.uint64(0x8888888888888888)  # bit 3 of every nibble
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _decimal_flags(word: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """Bit 3 of each decimal nibble of ``word`` (a nibble is 10-15 when bit 3 and bit 2 or
+    bit 1 are set)."""
+    letters = word & ((word << np.uint64(1)) | (word << np.uint64(2))) & _NIBBLE_TOPS
+    return ~letters & _NIBBLE_TOPS
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _next_digit(word: np.uint64, flags: np.uint64) -> tuple:  # pragma: no cover
+    """(the leftmost flagged digit of ``word``, ``flags`` without it): its place is a
+    leading-zero count (4k for nibble k); no flag left gives a digit of no meaning."""
+    at = np.uint64(leading_zeros(flags)) & np.uint64(63)
+    return (word << at) >> np.uint64(60), flags & ~((np.uint64(1) << np.uint64(63)) >> at)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _visa_slow(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover - compiled
+    """The first ``count`` decimal nibbles of a word with fewer than ``count`` of them, then
+    its nibbles A-F as 0-5: digit r in nibble r from the top (nibble by nibble; rare)."""
+    digits = np.uint64(0)
+    taken = 0
+    for letter in range(2):
+        for k in range(16):
+            nib = (word >> np.uint64(60 - 4 * k)) & np.uint64(15)
+            if taken < count and (nib > np.uint64(9)) == (letter == 1):
+                digits |= (nib - np.uint64(10 * letter)) << np.uint64(60 - 4 * taken)
+                taken += 1
+    return digits
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _visa_digits(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover - compiled
+    """The first ``count`` decimal nibbles of a cipher block (a word, its first byte on
+    top), then if too few its nibbles A-F as 0-5: digit r in nibble r from the top.
+
+    Each decimal nibble is flagged on its top bit; the leftmost flag's place
+    (a leading-zero count) shifts its digit out, then the flag is cleared, once
+    per digit.  A word with too few decimal nibbles (rare) is redone nibble by
+    nibble.
+    """
+    flags = _decimal_flags(word)
+    digits = np.uint64(0)
+    enough = True
+    for r in range(count):
+        enough &= flags != 0
+        digit, flags = _next_digit(word, flags)
+        digits |= digit << np.uint64(60 - 4 * r)
+    return digits if enough else _visa_slow(word, count)
+
+
+@njit(cache=True, nogil=True)
+def decimal_words(words: np.ndarray, base: int, out: np.ndarray) -> None:  # pragma: no cover
+    """``decimal_codes`` of (N,) cipher blocks as words (the block's first byte on top),
+    without a pass to bytes (see ``_visa_digits``): each digit written as it is found."""
+    count = out.shape[1]
+    for i in range(words.shape[0]):
+        word = words[i]
+        flags = _decimal_flags(word)
+        enough = True
+        for r in range(count):
+            enough &= flags != 0
+            digit, flags = _next_digit(word, flags)
+            out[i, r] = np.uint64(base) + digit
+        if not enough:
+            digits = _visa_slow(word, count)
+            for r in range(count):
+                out[i, r] = np.uint64(base) + ((digits >> np.uint64(60 - 4 * r)) & np.uint64(15))
+
+
+@njit(cache=True, nogil=True)
+def decimal_matches(words: np.ndarray, count: int, expected: np.ndarray,
+                    out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """out[i]: are the ``count`` Visa digits of words[i] (see ``_visa_digits``) the top
+    ``count`` nibbles of expected[i] (digit words; one row serves every row)?"""
+    for i in range(words.shape[0]):
+        given = expected[i if expected.shape[0] > 1 else 0]
+        out[i] = ((_visa_digits(words[i], count) ^ given) & _top(_ALL, count)) == 0
 
 
 @njit(cache=True, nogil=True)

@@ -16,10 +16,14 @@ from ..cipher import DES, TripleDES
 from ..key_arrays import DESArray, TripleDESArray
 
 
-def ecb(key: np.ndarray, rows: np.ndarray, *, decrypt: bool = False) -> np.ndarray:
-    """ECB over each (N, 8m) row, row i under key i (key (N, w)) or all under one (key (1, w)).
+def ecb(key: np.ndarray, rows: np.ndarray, *, decrypt: bool = False,
+        in_place: bool = False) -> np.ndarray:
+    """ECB over each row, row i under key i (key (N, w)) or all under one (key (1, w)).
 
-    With a key per row, one row of ``rows`` serves every key.
+    Rows are (N, 8m) uint8, or blocks as uint64 words ((N,) or (N, m)), which
+    the ciphers take without a pass to bytes; the result has their type.
+    With a key per row, one row of ``rows`` serves every key.  ``in_place``:
+    the result overwrites ``rows`` (C-contiguous, N rows, the caller's own).
     """
     if key.shape[0] != 1 and rows.shape[0] == 1:
         rows = np.broadcast_to(rows, (key.shape[0], *rows.shape[1:]))
@@ -32,7 +36,8 @@ def ecb(key: np.ndarray, rows: np.ndarray, *, decrypt: bool = False) -> np.ndarr
     else:
         cipher = DESArray(key) if key.shape[1] == 8 else \
             TripleDESArray(key, allow_degenerate=True)
-    return (cipher.decrypt if decrypt else cipher.encrypt)(rows, "ecb")
+    return (cipher.decrypt if decrypt else cipher.encrypt)(rows, "ecb",
+                                                          out=rows if in_place else None)
 
 
 def retail_mac(key: np.ndarray, rows: np.ndarray, padding: int) -> np.ndarray:

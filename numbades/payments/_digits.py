@@ -1,10 +1,10 @@
 """Digit rows of the card and EMV functions: packed into cipher blocks, picked out of them.
 
 Packing digit fields into blocks at per-row offsets (``join`` from digit
-values; ``packed`` straight from characters, with the fields' checks),
-Visa's decimalisation of cipher output (``decimal``), digit
-values back to strings (``as_strings``) and odd key parity
-(``odd_parity``); the loops are in ``_kernels`` and ``_card_kernels``.
+values; ``packed`` straight from characters into uint64 words, with the
+fields' checks), Visa's decimalisation of cipher output (``decimal``) and
+odd key parity (``odd_parity``); the loops are in ``_kernels`` and
+``_card_kernels``.
 """
 
 from __future__ import annotations
@@ -14,40 +14,49 @@ from typing import Any
 import numpy as np
 
 from . import _card_kernels, _kernels
-from .inputs import check_read
+from .inputs import check_digits, check_read
+
+#: The card kernels read up to this many characters a row (``_card_kernels._scan``).
+_WIDEST = 32
 
 
-def packed(n: int, width: int, kernel: Any, fields: list[tuple[np.ndarray, str, int, int]],
-           *extra: Any) -> tuple[np.ndarray, np.ndarray]:
-    """(n, width) cipher input packed by ``kernel`` from the fields' characters, and the
-    fields' lengths (F, n); each field (characters, name, min and max digits) is checked
-    (``ValueError`` naming the rows) before any cipher runs."""
-    out = np.empty((n, width), np.uint8)
-    lengths = np.zeros((len(fields), n), np.intp)
-    bad = np.zeros((len(fields), n), np.bool_)
+def _narrow(chars: np.ndarray, name: str, low: int, high: int) -> np.ndarray:
+    """Character codes cut to ``_WIDEST`` columns; a row with a character past them is
+    too long (``ValueError`` naming the rows).  NumPy arrays are as wide as their longest
+    row, so this is rare."""
+    if chars.shape[1] <= _WIDEST:
+        return chars
+    too_long = chars[:, _WIDEST:].any(axis=1)
+    check_digits(np.where(too_long, _WIDEST + 1, high), np.zeros_like(too_long), name, low, high)
+    return np.ascontiguousarray(chars[:, :_WIDEST])
+
+
+def packed(n: int, words: int, kernel: Any, fields: list[tuple[np.ndarray, str, int, int]],
+           *extra: Any, planar: bool = False) -> tuple[np.ndarray, np.ndarray]:
+    """Cipher input packed by ``kernel`` from the fields' characters, as blocks in uint64
+    words ((n,) for one block a row, else (n, words), or (words, n) if ``planar``), and
+    the fields' lengths (F, n) int8; each field (characters, name, min and max digits) is
+    checked (``ValueError`` naming the rows) before any cipher runs."""
+    out = np.empty((n,) if words == 1 else (words, n) if planar else (n, words), np.uint64)
+    lengths = np.empty((len(fields), n), np.int8)  # at most _WIDEST
+    bad = np.empty((len(fields), n), np.bool_)
     if n:
-        kernel(*(chars for chars, *_ in fields), out, lengths, bad, *extra)
+        kernel(*(_narrow(*field) for field in fields), out, lengths, bad, *extra)
     for k, (chars, name, low, high) in enumerate(fields):
         check_read(chars, lengths[k], bad[k], name, low, high)
     return out, lengths
 
 
 def decimal(data: np.ndarray, count: int, as_text: bool = True) -> np.ndarray:
-    """Visa's decimalisation of each row's cipher output: (N,) ``U<count>`` strings, or
-    (N, count) digit values when not ``as_text``."""
+    """Visa's decimalisation of each row's cipher output (uint8 (N, width) rows, or one
+    block a row as (N,) uint64 words): (N,) ``U<count>`` strings, or (N, count) digit
+    values when not ``as_text``."""
     out = np.empty((data.shape[0], count), np.uint32 if as_text else np.uint8)
-    _card_kernels.decimal_codes(np.ascontiguousarray(data), 48 if as_text else 0, out)
+    if data.dtype == np.uint64:
+        _card_kernels.decimal_words(np.ascontiguousarray(data), 48 if as_text else 0, out)
+    else:
+        _card_kernels.decimal_codes(np.ascontiguousarray(data), 48 if as_text else 0, out)
     return out.view(f"U{count}").reshape(-1) if as_text else out
-
-
-def as_strings(digits: np.ndarray, lengths: np.ndarray | None = None) -> np.ndarray:
-    """(N, k) digit values -> N strings (a NumPy U array); row i cut to lengths[i] digits."""
-    n, k = digits.shape
-    codes = digits.astype(np.uint32) + 48
-    if lengths is not None:
-        codes[np.arange(k) >= lengths[:, None]] = 0
-    return np.ascontiguousarray(codes).view(np.dtype(f"U{max(k, 1)}")).reshape(n) if k \
-        else np.full(n, "", "U1")
 
 
 _NOTHING = np.zeros((1, 1), np.uint8)
@@ -77,7 +86,11 @@ def join(n: int, width: int, a: np.ndarray, a_start: np.ndarray | int,
 
 
 def odd_parity(keys: np.ndarray) -> np.ndarray:
-    """(N, 8k) uint8 keys with each byte's low bit set so that it has odd parity (a copy)."""
-    out = np.array(keys, np.uint8, order="C", copy=True)
+    """Keys with each byte's low bit set so that it has odd parity: from (N, 8k) uint8
+    (a copy) or from cipher blocks, (N, k) uint64 words (bytes big-endian)."""
+    if keys.dtype == np.uint64:
+        out = keys.astype(">u8").view(np.uint8).reshape(keys.shape[0], 8 * keys.shape[1])
+    else:
+        out = np.array(keys, np.uint8, order="C", copy=True)
     _card_kernels.odd_parity(out)
     return out

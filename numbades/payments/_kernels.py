@@ -149,29 +149,3 @@ def join(lead: np.ndarray, a: np.ndarray, a_start: np.ndarray, a_len: np.ndarray
             pos += 1
         for j in range(k):
             out[i, j] = (np.int64(nibbles[2 * j]) << 4) | np.int64(nibbles[2 * j + 1])
-
-
-@njit(cache=True, nogil=True)
-def ibm3624(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
-            lengths: np.ndarray, sign: int, out: np.ndarray) -> None:  # pragma: no cover
-    """IBM 3624 digits as NumPy U codes: (values + sign * natural) mod 10 for each row.
-
-    ``enciphered``: (N, 8) bytes of the enciphered validation data, whose 16
-    nibbles map through ``table`` (16 digit values) to the natural PIN digits;
-    ``values``: (N or 1, 16) digit values (offsets for sign +1: the PIN; PINs
-    for sign -1: the offset; zeros for +1: the natural PIN),
-    ``lengths`` per row or one for all; ``out``: (N, 16) uint32 character
-    codes, NUL after each row's length.
-    """
-    for i in range(out.shape[0]):
-        vr = i if values.shape[0] > 1 else 0
-        length = _at(lengths, i)
-        for j in range(16):
-            if j < length:
-                byte = np.int64(enciphered[i, j >> 1])
-                nib = (byte >> 4) if (j & 1) == 0 else (byte & 15)
-                natural = np.int64(table[nib])
-                value = np.int64(values[vr, j])
-                out[i, j] = 48 + (value + sign * natural + 10) % 10
-            else:
-                out[i, j] = 0

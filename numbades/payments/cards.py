@@ -22,16 +22,14 @@ from typing import Any
 
 import numpy as np
 
-from . import _card_kernels, _cipher, _kernels
-from ._digits import as_strings, decimal, entries, packed
+from . import _card_kernels, _cipher
+from ._digits import decimal, packed
 from .inputs import (
     batch_size,
     codes,
-    digit_rows,
     fixed_digits,
     key_rows,
     refuse_rows,
-    spread,
 )
 
 __all__ = [
@@ -49,11 +47,37 @@ __all__ = [
 _PVK_WIDTHS = (8, 16, 24)
 
 
-def _expected(value: Any, name: str, length: int, n: int) -> np.ndarray:
-    """A value to verify: (n, length) digits."""
-    digits = fixed_digits(value, name, length)
-    batch_size(batch=n, **{name: digits.shape[0]})
-    return spread(digits, n)
+def _expected(value: Any, name: str, length: int) -> np.ndarray:
+    """Values to verify, ``length`` digits each: (rows,) digit words (``_values``), checked
+    (``ValueError`` naming the rows)."""
+    chars = codes(value, name)
+    words, _ = packed(chars.shape[0], 1, _card_kernels.digit_words,
+                      [(chars, name, length, length)])
+    return words
+
+
+def _matches(words: np.ndarray, count: int, expected: np.ndarray) -> np.ndarray:
+    """(N,) bool: are the Visa digits of each cipher block (``decimal``) the expected ones?"""
+    out = np.empty(words.shape[0], np.bool_)
+    _card_kernels.decimal_matches(words, count, expected, out)
+    return out
+
+
+def _cvv_blocks(cvk: Any, pan: Any, expiry: Any, service_code: Any,
+                **more: int) -> np.ndarray:
+    """(N,) words: the CVV cipher output of each row (``more``: other arguments' row
+    counts, checked with these)."""
+    key = key_rows(cvk, "cvk", (16,))
+    fields = [(codes(pan, "pan"), "pan", 1, 19), (codes(expiry, "expiry"), "expiry", 4, 4),
+              (codes(service_code, "service_code"), "service_code", 3, 3)]
+    n = batch_size(cvk=key.shape[0], pan=fields[0][0].shape[0],
+                   expiry=fields[1][0].shape[0], service_code=fields[2][0].shape[0], **more)
+    blocks, _ = packed(n, 2, _card_kernels.cvv_data, fields, planar=True)
+    # MAC algorithm 3 of the two blocks: E_A(b1) ^ b2, then Triple-DES (A, B) of that
+    # (E_A, D_B, E_A): two ECB passes over words, no chaining to wait for
+    chained = _cipher.ecb(key[:, :8], blocks[0], in_place=True)
+    chained ^= blocks[1]
+    return _cipher.ecb(key, chained, in_place=True)
 
 
 def cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any) -> np.ndarray:
@@ -67,34 +91,27 @@ def cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any) -> np.ndarray:
     result (then A-F as 0-5 if fewer) are the CVV.  CVV2 and iCVV are this
     function with their service codes.
     """
-    key = key_rows(cvk, "cvk", (16,))
-    fields = [(codes(pan, "pan"), "pan", 1, 19), (codes(expiry, "expiry"), "expiry", 4, 4),
-              (codes(service_code, "service_code"), "service_code", 3, 3)]
-    n = batch_size(cvk=key.shape[0], pan=fields[0][0].shape[0],
-                   expiry=fields[1][0].shape[0], service_code=fields[2][0].shape[0])
-    blocks, _ = packed(n, 16, _card_kernels.cvv_data, fields)
-    # MAC algorithm 3 of the two blocks is E_A(E_A(b1) ^ b2), then D_B, then E_A
-    result = _cipher.retail_mac(key, blocks, padding=1)
-    return decimal(result, 3)
+    return decimal(_cvv_blocks(cvk, pan, expiry, service_code), 3)
 
 
 def verify_cvv(cvk: Any, pan: Any, expiry: Any, service_code: Any, value: Any) -> np.ndarray:
     """(N,) bool: does each row's 3-digit ``value`` equal its CVV (see ``cvv``)?"""
-    got = cvv(cvk, pan, expiry, service_code)
-    expected = _expected(value, "cvv", 3, got.shape[0])
-    return (as_strings(expected) == got)
+    expected = _expected(value, "cvv", 3)
+    return _matches(_cvv_blocks(cvk, pan, expiry, service_code, cvv=expected.shape[0]), 3,
+                    expected)
 
 
-def _pvv(pvk: Any, pvki: Any, pin: Any, pan: Any, as_text: bool) -> np.ndarray:
+def _pvv_blocks(pvk: Any, pvki: Any, pin: Any, pan: Any, **more: int) -> np.ndarray:
+    """(N,) words: the PVV cipher output of each row (``more`` as for ``_cvv_blocks``)."""
     key = key_rows(pvk, "pvk", _PVK_WIDTHS)
     fields = [(codes(pan, "pan"), "pan", 12, 19), (codes(pvki, "pvki"), "pvki", 1, 1),
               (codes(pin, "pin"), "pin", 4, 4)]
     n = batch_size(pvk=key.shape[0], pvki=fields[1][0].shape[0], pin=fields[2][0].shape[0],
-                   pan=fields[0][0].shape[0])
+                   pan=fields[0][0].shape[0], **more)
     # the transformed security parameter: the 11 PAN digits before the check digit,
     # the PVKI and the PIN
-    tsp, _ = packed(n, 8, _card_kernels.pvv_data, fields)
-    return decimal(_cipher.ecb(key, tsp), 4, as_text)
+    tsp, _ = packed(n, 1, _card_kernels.pvv_data, fields)
+    return _cipher.ecb(key, tsp, in_place=True)
 
 
 def visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
@@ -106,13 +123,13 @@ def visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any) -> np.ndarray:
     enciphered under the PVK; the first four decimal digits of the result
     (then A-F as 0-5 if fewer) are the PVV.
     """
-    return _pvv(pvk, pvki, pin, pan, True)
+    return decimal(_pvv_blocks(pvk, pvki, pin, pan), 4)
 
 
 def verify_visa_pvv(pvk: Any, pvki: Any, pin: Any, pan: Any, pvv: Any) -> np.ndarray:
     """(N,) bool: does each row's ``pvv`` (4 digits) match its PIN (see ``visa_pvv``)?"""
-    got = _pvv(pvk, pvki, pin, pan, False)
-    return (_expected(pvv, "pvv", 4, got.shape[0]) == got).all(axis=1)
+    expected = _expected(pvv, "pvv", 4)
+    return _matches(_pvv_blocks(pvk, pvki, pin, pan, pvv=expected.shape[0]), 4, expected)
 
 
 def _table(decimalization: Any) -> np.ndarray:
@@ -141,7 +158,8 @@ def _count(value: Any, name: str, low: int) -> int:
 def _enciphered(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: Any,
                 pan_verify_length: Any, pan_pad: Any, n_other: int, other: str
                 ) -> tuple[np.ndarray, np.ndarray]:
-    """(the enciphered validation data (N, 8), the decimalisation table (16,)): IBM 3624."""
+    """(the enciphered validation data as (N,) words, the decimalisation table (16,)):
+    IBM 3624."""
     key = key_rows(pvk, "pvk", _PVK_WIDTHS)
     table = _table(decimalization)
     pad = _pad_nibble(pan_pad)
@@ -150,26 +168,35 @@ def _enciphered(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: Any,
     n = batch_size(pvk=key.shape[0], pan=pan_chars.shape[0], **{other: n_other})
     fixed = None if pan_verify_length is None else \
         _count(pan_verify_length, "pan_verify_length", 1)
-    data, lengths = packed(n, 8, _card_kernels.validation_data, [(pan_chars, "pan", 1, 19)],
+    data, lengths = packed(n, 1, _card_kernels.validation_data, [(pan_chars, "pan", 1, 19)],
                            start, -1 if fixed is None else fixed, pad)
-    pan_len = lengths[0]
+    pan_len = lengths[0, :pan_chars.shape[0]].astype(np.intp)
     short = pan_len - start < 1 if fixed is None else start + fixed > pan_len
     refuse_rows(short, "pan_verify_offset and pan_verify_length must lie within the PAN")
-    return _cipher.ecb(key, data), table
+    return _cipher.ecb(key, data, in_place=True), table
+
+
+def _values(value: Any, name: str) -> tuple[np.ndarray, np.ndarray, int]:
+    """PINs or offsets (4 to 16 digits, rows may differ) as ((N,) digit words, (N,) lengths,
+    the width of the strings given, at most 16), checked (``ValueError`` naming the rows)."""
+    chars = codes(value, name)
+    words, lengths = packed(chars.shape[0], 1, _card_kernels.digit_words,
+                            [(chars, name, 4, 16)])
+    return words, lengths[0], min(chars.shape[1], 16)
 
 
 def _digit_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
-                 lengths: np.ndarray | int, sign: int) -> np.ndarray:
-    """(N, 16) uint32 character codes of (values + sign * natural PIN) mod 10 per row."""
-    out = np.empty((enciphered.shape[0], 16), np.uint32)
-    _kernels.ibm3624(enciphered, table, np.ascontiguousarray(values), entries(lengths),
-                     sign, out)
+                 lengths: np.ndarray, sign: int, width: int) -> np.ndarray:
+    """(N, width) uint32 character codes of (values + sign * natural PIN) mod 10 per row,
+    NUL after each row's ``lengths`` entry (at most ``width``)."""
+    out = np.empty((enciphered.shape[0], width), np.uint32)
+    _card_kernels.ibm3624_codes(enciphered, table, values, lengths, sign, out)
     return out
 
 
-def _strings(codes: np.ndarray, width: int = 16) -> np.ndarray:
-    """(N, 16) character codes -> N strings of at most ``width`` characters."""
-    return np.ascontiguousarray(codes[:, :width]).view(f"U{width}").reshape(codes.shape[0])
+def _strings(codes: np.ndarray) -> np.ndarray:
+    """(N, W) character codes -> (N,) ``U<W>`` strings (a view)."""
+    return codes.view(f"U{codes.shape[1]}").reshape(codes.shape[0])
 
 
 def ibm3624_natural_pin(pvk: Any, decimalization: str, pan: Any, *, length: int = 4,
@@ -189,8 +216,8 @@ def ibm3624_natural_pin(pvk: Any, decimalization: str, pan: Any, *, length: int 
         raise ValueError(f"length must be 4 to 16, got {length}")
     enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
                                     pan_verify_length, pan_pad, 1, "length")
-    natural = _digit_codes(enciphered, table, np.zeros((1, 16), np.uint8), length, 1)
-    return _strings(natural, length)
+    return _strings(_digit_codes(enciphered, table, np.zeros(1, np.uint64),
+                                 np.array([length], np.int8), 1, length))
 
 
 def ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, *,
@@ -201,10 +228,10 @@ def ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, *,
     ``pin``: 4 to 16 digits (rows may differ); the offset has the PIN's
     length.  The other arguments as for ``ibm3624_natural_pin``.
     """
-    pins, pin_len = digit_rows(pin, "pin", 4, 16)
+    pins, pin_len, width = _values(pin, "pin")
     enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
                                     pan_verify_length, pan_pad, pins.shape[0], "pin")
-    return _strings(_digit_codes(enciphered, table, pins, pin_len, -1))
+    return _strings(_digit_codes(enciphered, table, pins, pin_len, -1, width))
 
 
 def ibm3624_pin(pvk: Any, decimalization: str, offset: Any, pan: Any, *,
@@ -215,10 +242,10 @@ def ibm3624_pin(pvk: Any, decimalization: str, offset: Any, pan: Any, *,
     An offset of zeros gives the natural PIN; the other arguments as for
     ``ibm3624_natural_pin``.
     """
-    offsets, offset_len = digit_rows(offset, "offset", 4, 16)
+    offsets, offset_len, width = _values(offset, "offset")
     enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
                                     pan_verify_length, pan_pad, offsets.shape[0], "offset")
-    return _strings(_digit_codes(enciphered, table, offsets, offset_len, 1))
+    return _strings(_digit_codes(enciphered, table, offsets, offset_len, 1, width))
 
 
 def verify_ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, offset: Any, *,
@@ -228,11 +255,11 @@ def verify_ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, off
 
     A row whose PIN and offset differ in length does not verify.
     """
-    pins, pin_len = digit_rows(pin, "pin", 4, 16)
-    offsets, offset_len = digit_rows(offset, "offset", 4, 16)
+    pins, pin_len, _ = _values(pin, "pin")
+    offsets, offset_len, _ = _values(offset, "offset")
     n_rows = batch_size(pin=pins.shape[0], offset=offsets.shape[0])
     enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
                                     pan_verify_length, pan_pad, n_rows, "pin")
-    got = _digit_codes(enciphered, table, offsets, offset_len, 1)
-    want = _digit_codes(enciphered, table, pins, pin_len, 0)  # sign 0: the PIN itself
-    return (got == want).all(axis=1)
+    out = np.empty(enciphered.shape[0], np.bool_)
+    _card_kernels.ibm3624_matches(enciphered, table, pins, pin_len, offsets, offset_len, out)
+    return out

@@ -64,17 +64,18 @@ def emv_icc_master_key(issuer_mk: Any, pan: Any, psn: Any = "00", option: str = 
     n = batch_size(issuer_mk=key.shape[0], pan=fields[0][0].shape[0],
                    psn=fields[1][0].shape[0])
     # Y (the rightmost 16 digits of PAN || PSN, zeros on the left), then Y inverted
-    data, lengths = packed(n, 16, _card_kernels.icc_data, fields)
-    long_rows = np.flatnonzero(lengths[0] > 16) if option == "B" else ()
+    data, lengths = packed(n, 2, _card_kernels.icc_data, fields)
+    pan_rows = fields[0][0].shape[0]
+    long_rows = np.flatnonzero(spread(lengths[0, :pan_rows] > 16, n)) if option == "B" else ()
     if len(long_rows):
         pans, pan_len = digits_from(fields[0][0], "pan", 1, 19)
         psns, _ = digits_from(fields[1][0], "psn", 2, 2)
         for r in long_rows:
             rp, rs = (r if pans.shape[0] > 1 else 0), (r if psns.shape[0] > 1 else 0)
             y = _option_b_digits(pans[rp], int(pan_len[rp]), psns[rs])
-            data[r, :8] = join(1, 8, y.reshape(1, -1), 0, 16)[0]
-            data[r, 8:] = ~data[r, :8]
-    return odd_parity(_cipher.ecb(key, data))
+            data[r, 0] = int.from_bytes(join(1, 8, y.reshape(1, -1), 0, 16).tobytes(), "big")
+            data[r, 1] = ~data[r, 0]
+    return odd_parity(_cipher.ecb(key, data, in_place=True))
 
 
 def emv_session_key(icc_mk: Any, atc: Any, un: Any = None) -> np.ndarray:
