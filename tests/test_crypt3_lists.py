@@ -143,3 +143,27 @@ def test_pack_and_unpack():
     rows = np.frombuffer(b"abc\0\0defgh", np.uint8).reshape(2, 5)
     assert texts.strings(rows) == ["abc", "defgh"]
     assert texts.strings(np.zeros((0, 13), np.uint8)) == []
+
+
+def test_byte_and_str_arrays_of_traditional_salts_match_passlib_and_glibc():
+    """The one-pass path of 2-character salts (``unix_crypt._traditional_batch``) on arrays."""
+    from passlib.hash import des_crypt
+
+    rng = np.random.default_rng(16)
+    n = 3 * FEW_HASHES
+    raw = np.array([bytes(rng.integers(1, 256, rng.integers(0, 12)).astype(np.uint8))
+                    for _ in range(n)])  # the 8th bit set in some bytes, 0 to 11 bytes
+    salts = _salts(n, 17)
+    expected = [des_crypt.using(salt=s).hash(p) for p, s in zip(raw.tolist(), salts, strict=True)]
+    for salt_array in (np.array([s.encode() for s in salts]), np.array(salts, dtype="S5")):
+        out = numbades.crypt_many(raw, salt_array)
+        assert out.dtype == np.dtype("S13")
+        assert [h.decode() for h in out.tolist()] == expected
+    words = [p.decode("latin-1") for p in raw[:20].tolist() if b"\0" not in p] + ["\u00e9t\u00e9"] * 20
+    as_str = numbades.crypt_many(np.array(words), "x.")
+    assert as_str.dtype == np.dtype("U13")
+    assert as_str.tolist() == [glibc(w, "x.") for w in words]
+    bad = np.array([s.encode() for s in salts])
+    bad[7] = b"a:"
+    with pytest.raises(ValueError, match="salt 7: invalid character"):
+        numbades.crypt_many(raw, bad)
