@@ -167,3 +167,19 @@ def test_byte_and_str_arrays_of_traditional_salts_match_passlib_and_glibc():
     bad[7] = b"a:"
     with pytest.raises(ValueError, match="salt 7: invalid character"):
         numbades.crypt_many(raw, bad)
+
+
+def test_bitslice_salt_swaps_of_both_widths_match_glibc(monkeypatch):
+    """Every salt bit swaps its E bits on the bitslice engine: random 12- and 24-bit salts."""
+    from numbades.tuning import policy
+
+    monkeypatch.setenv("NUMBADES_VARIANT", "bitslice")
+    monkeypatch.setattr(policy, "_crypt3_preference", [])  # read once per process: again here
+    rng = np.random.default_rng(18)
+    n = 3 * FEW_HASHES
+    passwords = [f"p{i}\u00e9{i * 7919}" for i in range(n)]
+    bsdi = ["_" + "".join(ALPHABET[c] for c in rng.integers(0, 64, 8)) for _ in range(n)]
+    bsdi = [s[:1] + "1..." + s[5:] for s in bsdi]  # 1 iteration: quick in glibc too
+    for settings_ in (_salts(n, 19), bsdi):
+        assert numbades.crypt_many(passwords, settings_) == [
+            glibc(p, s) for p, s in zip(passwords, settings_, strict=True)]
