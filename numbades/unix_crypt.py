@@ -226,34 +226,27 @@ def crypt_many(passwords: Sequence[Password] | np.ndarray,
     return hashes if passwords.dtype.kind == "S" else hashes.astype(f"U{width}")
 
 
-#: ``hash_traditional``'s spans meaning "the passwords fill the bytes, each ended by a NUL".
-_JOINED = np.zeros(0, dtype=np.int64)
+def _password_bytes(passwords: Any) -> tuple[np.ndarray, int] | None:
+    """Passwords as (bytes, width) for ``hash_traditional``, or None (the general path).
 
-
-def _password_spans(passwords: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray] | None:
-    """Passwords as (bytes, starts, lengths) for ``hash_traditional``, or None (the general path).
-
-    An ``S`` array as it is (a password ends at its first NUL); a list or
-    tuple of str (or a ``U`` array) joined with NULs and encoded once
-    (starts and lengths empty: the kernel finds the NULs).
+    An ``S`` array as it is (rows of ``width`` bytes; a password ends at its
+    first NUL); a list or tuple of str (or a ``U`` array) joined with NULs
+    and encoded once (width 0: the kernel finds the NULs).
     """
     if isinstance(passwords, np.ndarray):
         if passwords.ndim != 1 or passwords.dtype.kind not in "SU" or not passwords.size:
             return None
-        if passwords.dtype.kind == "U":
-            passwords = passwords.tolist()
-        else:
-            n, width = passwords.shape[0], passwords.dtype.itemsize
+        if passwords.dtype.kind == "S":
             data = np.ascontiguousarray(passwords).view(np.uint8).reshape(-1)
-            return (data, np.arange(0, n * width, width, dtype=np.int64),
-                    np.full(n, width, dtype=np.int64))
+            return data, passwords.dtype.itemsize
+        passwords = passwords.tolist()
     if not isinstance(passwords, (list, tuple)) or not passwords:
         return None
     try:
         data = ("\0".join(passwords) + "\0").encode("utf-8")  # type: ignore[arg-type]
     except (TypeError, UnicodeEncodeError):
         return None
-    return np.frombuffer(data, dtype=np.uint8), _JOINED, _JOINED
+    return np.frombuffer(data, dtype=np.uint8), 0
 
 
 def _salt_chars(salts: Any, n: int) -> np.ndarray | None:
@@ -286,13 +279,13 @@ def _traditional_batch(passwords: Any, salts: Any) -> list[str] | np.ndarray | N
     """``crypt_many`` of 2-character salts in three passes, or None for the general path.
 
     The common case, kept free of per-row Python and NumPy work: bytes in
-    (``_password_spans``, ``_salt_chars``), one pass for keys and salts, the
+    (``_password_bytes``, ``_salt_chars``), one pass for keys and salts, the
     engine, one pass for the hash characters, and the result made at once
     (an array view, or one str split).  Anything else (BSDi settings, a bad
     row, bytes in a list) returns None before any hash is computed.
     """
-    spans = _password_spans(passwords)
-    if spans is None:
+    given = _password_bytes(passwords)
+    if given is None:
         return None
     n = len(passwords)
     salt_chars = _salt_chars(salts, n)
@@ -300,7 +293,7 @@ def _traditional_batch(passwords: Any, salts: Any) -> list[str] | np.ndarray | N
         return None
     listed = not isinstance(passwords, np.ndarray)
     out = np.empty((n, 3 + fmt.HASH_CHARS if listed else 2 + fmt.HASH_CHARS), dtype=np.uint8)
-    if hash_traditional(*spans, salt_chars, out) >= 0:
+    if hash_traditional(*given, salt_chars, out) >= 0:
         return None
     if listed:
         return str(memoryview(out.reshape(-1)[:-1]), "ascii").split("\n")

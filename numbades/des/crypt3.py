@@ -196,9 +196,8 @@ def encode_into(values: np.ndarray, chars: np.ndarray, offsets: np.ndarray) -> N
 
 
 @njit(nogil=True, cache=True)
-def _traditional_rows(data, starts, lengths, salt_chars, values, keys, salts):
+def _traditional_rows(data, width, salt_chars, values, keys, salts):
     n = salt_chars.shape[0]
-    joined = starts.shape[0] == 0  # passwords separated by NULs, one after another
     at = 0
     for i in range(n):
         a = values[salt_chars[i, 0]]
@@ -209,42 +208,42 @@ def _traditional_rows(data, starts, lengths, salt_chars, values, keys, salts):
             if salt_chars[i, j] != 0:
                 return i
         salts[i] = np.uint64(a) | (np.uint64(b) << np.uint64(6))
-        if not joined:
-            at = starts[i]
-        end = data.shape[0] if joined else at + lengths[i]
+        if width:
+            at = i * width
+        end = at + width if width else data.shape[0]
         key = np.uint64(0)
         j = 0
         while at + j < end and data[at + j] != 0:  # a NUL ends the password
             if j < 8:  # byte j, shifted left one bit (its top bit lost), big-endian
                 key |= np.uint64((data[at + j] << 1) & 0xFE) << np.uint64(56 - 8 * j)
-            elif not joined:
+            elif width:
                 break
             j += 1
         keys[i] = key
-        if joined:
+        if not width:
             if at + j == end:  # fewer separators than rows
                 return n
             at += j + 1
-    if joined and at != data.shape[0]:  # more: a NUL inside a password
+    if not width and at != data.shape[0]:  # more: a NUL inside a password
         return n
     return -1
 
 
-def traditional_rows(data: np.ndarray, starts: np.ndarray, lengths: np.ndarray,
-                     salt_chars: np.ndarray, keys: np.ndarray, salts: np.ndarray) -> int:
+def traditional_rows(data: np.ndarray, width: int, salt_chars: np.ndarray, keys: np.ndarray,
+                     salts: np.ndarray) -> int:
     """Keys and 12-bit salts of a traditional batch in one pass; -1, or the row at fault.
 
-    Password ``i`` is ``data[starts[i]:starts[i] + lengths[i]]`` up to its
-    first NUL (``data`` read-only uint8, ``starts``/``lengths`` int64), or,
-    with ``starts`` empty, the ``i``-th of the NUL-terminated passwords
-    filling ``data``; its key (``keys[i]``) is its first 8 bytes shifted
-    left one bit.  Salt ``i`` is row ``i`` of ``salt_chars`` (read-only
-    (rows, 2 or more) uint8): two characters of the crypt(3) alphabet, then
-    only NULs.  At a row whose salt is not that the pass stops and returns
-    the row; joined passwords that are not one per row return the row count.
-    Either way the caller then checks row by row, which names the fault.
+    Password ``i`` is ``data[i * width:(i + 1) * width]`` up to its first NUL
+    (an ``S`` array's bytes), or, with ``width`` 0, the ``i``-th of the
+    NUL-terminated passwords filling ``data`` (read-only uint8); its key
+    (``keys[i]``) is its first 8 bytes shifted left one bit.  Salt ``i`` is
+    row ``i`` of ``salt_chars`` (read-only (rows, 2 or more) uint8): two
+    characters of the crypt(3) alphabet, then only NULs.  At a row whose
+    salt is not that the pass stops and returns the row; joined passwords
+    that are not one per row return the row count.  Either way the caller
+    then checks row by row, which names the fault.
     """
-    return _traditional_rows(data, starts, lengths, salt_chars, _CHAR_VALUES, keys, salts)
+    return _traditional_rows(data, width, salt_chars, _CHAR_VALUES, keys, salts)
 
 
 @njit(nogil=True, cache=True)
