@@ -205,8 +205,8 @@ def crypt_section(n: int, repeats: int, skip_john: bool) -> None:
     table = lane_keys.key_table(((0, False),))
     kp = rng.integers(0, 2**63, 88 * LANES, dtype=np.uint64)
     work = np.zeros(BLOCKS, dtype=np.uint64)
-    t = _alternate({"r12": lambda: crypt3._rounds12(table, kp, 25, work),
-                    "r24": lambda: crypt3._rounds24(table, kp, 25, work)}, repeats * 4)
+    t = _alternate({"r12": lambda: crypt3._rounds(table, kp, 25, work, False),
+                    "r24": lambda: crypt3._rounds(table, kp, 25, work, True)}, repeats * 4)
     bound = t["r12"] / max(2 * t["r12"] - t["r24"], 1e-12)
     print(f"  salt selects: 48 selected bits cost {t['r24'] / t['r12']:.2f}x the 24 of "
           f"traditional salts; so the traditional selects cost ~{bound:.2f}x rounds without "

@@ -23,7 +23,7 @@ from typing import Any
 import numpy as np
 
 from .des import crypt3 as fmt
-from .modes.crypt3 import Rows, first_bytes, hash_many, hash_one, rows_of
+from .modes.crypt3 import Rows, first_bytes, hash_many, hash_one, hash_traditional, rows_of
 from .modes.texts import pack, strings
 
 Password = str | bytes | bytearray | memoryview
@@ -212,6 +212,9 @@ def crypt_many(passwords: Sequence[Password] | np.ndarray,
         data = _password_list(passwords)  # a few: one by one on the short path
         return [hash_one(d, s) for d, s in zip(data, _setting_list(salts, len(data)),
                                               strict=True)]
+    fast = _traditional_batch(passwords, salts)
+    if fast is not None:
+        return fast
     first8, whole = _passwords(passwords)
     rows = _rows(salts, first8.shape[0])
     chars = hash_many(first8, whole() if rows.extended.any() else None, rows)
@@ -221,6 +224,81 @@ def crypt_many(passwords: Sequence[Password] | np.ndarray,
         return strings(chars[:, :width])
     hashes = np.ascontiguousarray(chars[:, :width]).view(f"S{width}").reshape(-1)
     return hashes if passwords.dtype.kind == "S" else hashes.astype(f"U{width}")
+
+
+def _password_bytes(passwords: Any) -> tuple[np.ndarray, int] | None:
+    """Passwords as (bytes, width) for ``hash_traditional``, or None (the general path).
+
+    An ``S`` array as it is (rows of ``width`` bytes; a password ends at its
+    first NUL); a list or tuple of str (or a ``U`` array) joined with NULs
+    and encoded once (width 0: the kernel finds the NULs).
+    """
+    if isinstance(passwords, np.ndarray):
+        if passwords.ndim != 1 or passwords.dtype.kind not in "SU" or not passwords.size:
+            return None
+        if passwords.dtype.kind == "S":
+            data = np.ascontiguousarray(passwords).view(np.uint8).reshape(-1)
+            return data, passwords.dtype.itemsize
+        passwords = passwords.tolist()
+    if not isinstance(passwords, (list, tuple)) or not passwords:
+        return None
+    try:
+        data = ("\0".join(passwords) + "\0").encode("utf-8")  # type: ignore[arg-type]
+    except (TypeError, UnicodeEncodeError):
+        return None
+    return np.frombuffer(data, dtype=np.uint8), 0
+
+
+def _salt_chars(salts: Any, n: int) -> np.ndarray | None:
+    """(n, 2 or more) uint8 salt characters if every setting may be a 2-character salt, else None.
+
+    ``traditional_rows`` checks the characters (2 of the alphabet, then
+    NULs); a list or tuple of str is joined with NULs and encoded once.
+    """
+    if isinstance(salts, str):
+        if len(salts) != 2 or not salts.isascii():
+            return None
+        return np.frombuffer((salts * n).encode("ascii"), dtype=np.uint8).reshape(n, 2)
+    if isinstance(salts, np.ndarray):
+        if (salts.ndim != 1 or salts.dtype.kind != "S" or salts.shape[0] != n
+                or salts.dtype.itemsize < 2):
+            return None
+        return np.ascontiguousarray(salts).view(np.uint8).reshape(n, -1)
+    if not isinstance(salts, (list, tuple)) or len(salts) != n:
+        return None
+    try:
+        data = "\0".join(salts).encode("ascii")  # type: ignore[arg-type]
+    except (TypeError, UnicodeEncodeError):
+        return None
+    if len(data) != 3 * n - 1:  # not 2 characters each (or a NUL in one: found in the pass)
+        return None
+    return np.frombuffer(data + b"\0", dtype=np.uint8).reshape(n, 3)
+
+
+def _traditional_batch(passwords: Any, salts: Any) -> list[str] | np.ndarray | None:
+    """``crypt_many`` of 2-character salts in three passes, or None for the general path.
+
+    The common case, kept free of per-row Python and NumPy work: bytes in
+    (``_password_bytes``, ``_salt_chars``), one pass for keys and salts, the
+    engine, one pass for the hash characters, and the result made at once
+    (an array view, or one str split).  Anything else (BSDi settings, a bad
+    row, bytes in a list) returns None before any hash is computed.
+    """
+    given = _password_bytes(passwords)
+    if given is None:
+        return None
+    n = len(passwords)
+    salt_chars = _salt_chars(salts, n)
+    if salt_chars is None:
+        return None
+    listed = not isinstance(passwords, np.ndarray)
+    out = np.empty((n, 3 + fmt.HASH_CHARS if listed else 2 + fmt.HASH_CHARS), dtype=np.uint8)
+    if hash_traditional(*given, salt_chars, out) >= 0:
+        return None
+    if listed:
+        return str(memoryview(out.reshape(-1)[:-1]), "ascii").split("\n")
+    hashes = out.view(f"S{2 + fmt.HASH_CHARS}").reshape(n)
+    return hashes if passwords.dtype.kind == "S" else hashes.astype(f"U{2 + fmt.HASH_CHARS}")
 
 
 def _setting_list(salts: str | Sequence[str], n: int) -> list[fmt.Setting]:

@@ -143,3 +143,43 @@ def test_pack_and_unpack():
     rows = np.frombuffer(b"abc\0\0defgh", np.uint8).reshape(2, 5)
     assert texts.strings(rows) == ["abc", "defgh"]
     assert texts.strings(np.zeros((0, 13), np.uint8)) == []
+
+
+def test_byte_and_str_arrays_of_traditional_salts_match_passlib_and_glibc():
+    """The one-pass path of 2-character salts (``unix_crypt._traditional_batch``) on arrays."""
+    from passlib.hash import des_crypt
+
+    rng = np.random.default_rng(16)
+    n = 3 * FEW_HASHES
+    raw = np.array([bytes(rng.integers(1, 256, rng.integers(0, 12)).astype(np.uint8))
+                    for _ in range(n)])  # the 8th bit set in some bytes, 0 to 11 bytes
+    salts = _salts(n, 17)
+    expected = [des_crypt.using(salt=s).hash(p) for p, s in zip(raw.tolist(), salts, strict=True)]
+    for salt_array in (np.array([s.encode() for s in salts]), np.array(salts, dtype="S5")):
+        out = numbades.crypt_many(raw, salt_array)
+        assert out.dtype == np.dtype("S13")
+        assert [h.decode() for h in out.tolist()] == expected
+    words = [p.decode("latin-1") for p in raw[:20].tolist() if b"\0" not in p] + ["\u00e9t\u00e9"] * 20
+    as_str = numbades.crypt_many(np.array(words), "x.")
+    assert as_str.dtype == np.dtype("U13")
+    assert as_str.tolist() == [glibc(w, "x.") for w in words]
+    bad = np.array([s.encode() for s in salts])
+    bad[7] = b"a:"
+    with pytest.raises(ValueError, match="salt 7: invalid character"):
+        numbades.crypt_many(raw, bad)
+
+
+def test_bitslice_salt_swaps_of_both_widths_match_glibc(monkeypatch):
+    """Every salt bit swaps its E bits on the bitslice engine: random 12- and 24-bit salts."""
+    from numbades.tuning import policy
+
+    monkeypatch.setenv("NUMBADES_VARIANT", "bitslice")
+    monkeypatch.setattr(policy, "_crypt3_preference", [])  # read once per process: again here
+    rng = np.random.default_rng(18)
+    n = 3 * FEW_HASHES
+    passwords = [f"p{i}\u00e9{i * 7919}" for i in range(n)]
+    bsdi = ["_" + "".join(ALPHABET[c] for c in rng.integers(0, 64, 8)) for _ in range(n)]
+    bsdi = [s[:1] + "1..." + s[5:] for s in bsdi]  # 1 iteration: quick in glibc too
+    for settings_ in (_salts(n, 19), bsdi):
+        assert numbades.crypt_many(passwords, settings_) == [
+            glibc(p, s) for p, s in zip(passwords, settings_, strict=True)]

@@ -193,3 +193,77 @@ def encode_into(values: np.ndarray, chars: np.ndarray, offsets: np.ndarray) -> N
     _encode(np.ascontiguousarray(values, dtype=np.uint64), _ALPHABET_BYTES, chars,
             np.ascontiguousarray(offsets, dtype=np.int64))
 
+
+
+@njit(nogil=True, cache=True)
+def _traditional_rows(data, width, salt_chars, values, keys, salts):
+    n = salt_chars.shape[0]
+    at = 0
+    for i in range(n):
+        a = values[salt_chars[i, 0]]
+        b = values[salt_chars[i, 1]]
+        if a < 0 or b < 0:
+            return i
+        for j in range(2, salt_chars.shape[1]):  # nothing may follow the 2 characters
+            if salt_chars[i, j] != 0:
+                return i
+        salts[i] = np.uint64(a) | (np.uint64(b) << np.uint64(6))
+        if width:
+            at = i * width
+        end = at + width if width else data.shape[0]
+        key = np.uint64(0)
+        j = 0
+        while at + j < end and data[at + j] != 0:  # a NUL ends the password
+            if j < 8:  # byte j, shifted left one bit (its top bit lost), big-endian
+                key |= np.uint64((data[at + j] << 1) & 0xFE) << np.uint64(56 - 8 * j)
+            elif width:
+                break
+            j += 1
+        keys[i] = key
+        if not width:
+            if at + j == end:  # fewer separators than rows
+                return n
+            at += j + 1
+    if not width and at != data.shape[0]:  # more: a NUL inside a password
+        return n
+    return -1
+
+
+def traditional_rows(data: np.ndarray, width: int, salt_chars: np.ndarray, keys: np.ndarray,
+                     salts: np.ndarray) -> int:
+    """Keys and 12-bit salts of a traditional batch in one pass; -1, or the row at fault.
+
+    Password ``i`` is ``data[i * width:(i + 1) * width]`` up to its first NUL
+    (an ``S`` array's bytes), or, with ``width`` 0, the ``i``-th of the
+    NUL-terminated passwords filling ``data`` (read-only uint8); its key
+    (``keys[i]``) is its first 8 bytes shifted left one bit.  Salt ``i`` is
+    row ``i`` of ``salt_chars`` (read-only (rows, 2 or more) uint8): two
+    characters of the crypt(3) alphabet, then only NULs.  At a row whose
+    salt is not that the pass stops and returns the row; joined passwords
+    that are not one per row return the row count.  Either way the caller
+    then checks row by row, which names the fault.
+    """
+    return _traditional_rows(data, width, salt_chars, _CHAR_VALUES, keys, salts)
+
+
+@njit(nogil=True, cache=True)
+def _encode_traditional(values, salt_chars, alphabet, out):
+    for i in range(values.shape[0]):
+        v = values[i]
+        out[i, 0] = salt_chars[i, 0]
+        out[i, 1] = salt_chars[i, 1]
+        for k in range(HASH_CHARS - 1):  # 6 bits at a time from the top
+            out[i, 2 + k] = alphabet[(v >> np.uint64(58 - 6 * k)) & np.uint64(63)]
+        out[i, 1 + HASH_CHARS] = alphabet[(v << np.uint64(2)) & np.uint64(63)]
+        if out.shape[1] > 2 + HASH_CHARS:  # a separator after each hash
+            out[i, 2 + HASH_CHARS] = 10
+
+
+def encode_traditional(values: np.ndarray, salt_chars: np.ndarray, out: np.ndarray) -> None:
+    """Traditional hashes into ``out`` (rows, 13 or 14) uint8: salt, 11 characters, then ``\\n``.
+
+    ``values`` are the (rows,) uint64 DES results, ``salt_chars`` the
+    read-only salt characters given to :func:`traditional_rows`; a 14th
+    column gets a newline, the separator of a list's one split.
+    """
+    _encode_traditional(values, salt_chars, _ALPHABET_BYTES, out)

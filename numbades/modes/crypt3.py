@@ -126,3 +126,25 @@ def hash_many(first8: np.ndarray, passwords: Sequence[bytes] | None,
     chars[:, :9] = rows.prefixes  # NUL after a 2-character prefix, overwritten below
     fmt.encode_into(values, chars, rows.widths)
     return chars
+
+
+def hash_traditional(data: np.ndarray, width: int, salt_chars: np.ndarray,
+                     out: np.ndarray) -> int:
+    """Traditional crypt(3) of a batch into ``out`` (rows, 13 or 14) uint8; -1, or a bad row.
+
+    The fast path of a batch of 2-character salts: one pass builds every
+    key and salt (``des.crypt3.traditional_rows``: the arguments are its,
+    ``data`` and ``salt_chars`` made read-only here; one row per salt), one
+    engine call, one pass writes the hashes (``des.crypt3.encode_traditional``).
+    Nothing is computed if a row is bad: it is returned for the caller's
+    row-by-row check.
+    """
+    n = salt_chars.shape[0]
+    keys, salts = np.empty(n, dtype=np.uint64), np.empty(n, dtype=np.uint64)
+    salt_chars = read_only(salt_chars)
+    bad = fmt.traditional_rows(read_only(data), width, salt_chars, keys, salts)
+    if bad < 0 and n:
+        engine = CRYPT3_ENGINES[policy.pick_crypt3(n)]
+        fmt.encode_traditional(engine.crypt3(keys, salts, fmt.TRADITIONAL_COUNT, False),
+                               salt_chars, out)
+    return bad

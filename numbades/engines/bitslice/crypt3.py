@@ -5,12 +5,16 @@ block (25 times, or a stored count) with a *salt*: salt bit ``i`` swaps
 E-expansion output bits ``i`` and ``i + 24`` (0-based) in every round.
 
 The salt differs per lane, so the swap cannot be a renaming of rows (as E
-itself is).  Each swapped S-box input is a per-lane select instead,
-``x ^ ((x ^ partner) & salt_plane)``, with the salt's bits transposed into
-planes next to the key planes once per pass (``simd_rounds._box``'s ``a`` and
-``m`` arguments).  The alternative, grouping hashes that share a salt and
-renaming E per pass, is free per round but needs 2048 hashes per salt to
-fill a pass; a password file has about one hash per salt.  Measured with
+itself is).  It is a per-lane swap instead, with the salt's bits transposed
+into planes next to the key planes once per pass
+(``simd_rounds.salted_rounds_on``): S-boxes 1 and 5 (2 and 6, ...) run
+as a pair, whose inputs j are E bits j and j + 24, swapped with one
+difference ``d = (x ^ y) & salt`` (``x ^ d``, ``y ^ d``), each row and salt
+plane read once (selecting each input on its own, ``x ^ ((x ^ partner) &
+salt)``, read them twice and took a quarter more instructions).  The
+alternative, grouping hashes that share a salt and renaming E per pass, is
+free per round but needs 2048 hashes per salt to fill a pass; a password
+file has about one hash per salt.  Measured with
 ``benchmarks/key_arrays_report.py`` (AVX2 znver3, one core, 2026-12-04):
 selecting all 48 bits (BSDi) costs 1.15-1.26x selecting the 24 of a
 traditional salt, so the traditional selects cost about 1.2x the rounds
@@ -19,9 +23,9 @@ of thousands of hashes per salt, so grouping was not built.
 
 Iterations stay in the work layout: DES's final swap leaves the preoutput
 R16 || L16, and IP(FP(x)) = x, so the next iteration starts from it
-directly (``lane_rounds.rounds_on`` swaps every 16 rounds).  Only the 12 salt
-bits of traditional crypt need selects in S-boxes 1, 2, 5, 6; BSDi's 24
-need them in all eight, a second specialisation compiled on first use.
+directly (the rounds swap halves every 16 rounds).  Only the 12 salt bits
+of traditional crypt swap in S-boxes 1, 2, 5, 6; BSDi's 24 in all eight.
+One kernel serves both (``wide``, tested once per round).
 """
 
 from __future__ import annotations
@@ -29,7 +33,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from ..jit import always_inline, arrays_do_not_overlap, inline
+from ..jit import arrays_do_not_overlap
 from .cpu.vector_width import prefer_wide_vectors
 from .lane_keys import key_table, lane_key_bit
 from .layout.prefetch import nothing_ahead
@@ -43,51 +47,29 @@ from .layout.transpose import (
     transpose64,
 )
 from .layout.wiring import SALT_PLANE0
-from .rounds.lane_rounds import rounds_on, scatter_fp
+from .rounds.lane_rounds import scatter_fp
+from .rounds.simd_rounds import salted_rounds_on
 
-_INLINED_SOURCES_SHA256 = "955542d405099dbc1d68b9d8ac78fd7c6702c29f728624cc39a92957d551b903"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "85654fb0bc10f082417ce2df93abc3fed8c262b6449dd81fe623404859c31c59"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24
 
 
-@inline
-def salted_lane_key_bit(w, kp, e, a, k, m, lane):
-    """S-box input bit with a key per lane, swapped with its partner where the lane's salt bit is set."""
-    always_inline()
-    prefer_wide_vectors()
-    x = w[e + lane]
-    return x ^ ((x ^ w[a + lane]) & kp[m + lane]) ^ kp[k + np.uint64(lane)]
-
-
-@inline
-def _iterate(table, kp, count, work, xin_b) -> None:
-    """``count`` salted DES encryptions of the work array (``xin_b``: S-boxes 3, 4, 7, 8)."""
-    always_inline()
+@numba.njit(nogil=True, cache=True)
+def _rounds(table, kp, count, work, wide) -> None:
+    """``count`` salted DES encryptions of the work array; ``wide``: 24-bit (BSDi) salts."""
     prefer_wide_vectors()
     arrays_do_not_overlap()
     for _ in range(count):
-        rounds_on(work, table, kp, salted_lane_key_bit, xin_b, nothing_ahead())
+        salted_rounds_on(work, table, kp, lane_key_bit, wide, nothing_ahead())
 
 
 @numba.njit(nogil=True, cache=True)
-def _rounds12(table, kp, count, work) -> None:
-    """Salts of 12 bits (traditional): selects in S-boxes 1, 2, 5, 6 only."""
+def _crypt(key_words, salts, count, wide, table, out) -> None:
+    """E^count(0) under key i with salt i into out[i], 2048 lanes a pass (see module doc)."""
     prefer_wide_vectors()
-    _iterate(table, kp, count, work, lane_key_bit)
-
-
-@numba.njit(nogil=True, cache=True)
-def _rounds24(table, kp, count, work) -> None:
-    """Salts of 24 bits (BSDi): selects in all eight S-boxes."""
-    prefer_wide_vectors()
-    _iterate(table, kp, count, work, salted_lane_key_bit)
-
-
-@inline
-def _crypt(key_words, salts, count, table, out, iterate) -> None:
-    always_inline()
-    prefer_wide_vectors()
+    arrays_do_not_overlap()
     n = key_words.shape[0]
     kp = aligned_words(_PLANES * LANES)
     key_planes = kp[:BLOCKS].reshape(64, LANES)
@@ -103,22 +85,10 @@ def _crypt(key_words, salts, count, table, out, iterate) -> None:
         for i in range(24 * LANES):  # salt bit i -> plane SALT_PLANE0 + i
             kp[SALT_PLANE0 * LANES + i] = salt_planes.reshape(BLOCKS)[i]
         work[:] = 0  # IP of the zero block
-        iterate(table, kp, count, work)
+        _rounds(table, kp, count, work, wide)
         scatter_fp(work, planes, 0)
         transpose64(planes)
         store_words(planes, out, m0, lanes)
-
-
-@numba.njit(nogil=True, cache=True)
-def _crypt12(key_words, salts, count, table, out) -> None:
-    prefer_wide_vectors()
-    _crypt(key_words, salts, count, table, out, _rounds12)
-
-
-@numba.njit(nogil=True, cache=True)
-def _crypt24(key_words, salts, count, table, out) -> None:
-    prefer_wide_vectors()
-    _crypt(key_words, salts, count, table, out, _rounds24)
 
 
 def crypt3(key_words: np.ndarray, salts: np.ndarray, count: int, wide_salt: bool) -> np.ndarray:
@@ -127,6 +97,5 @@ def crypt3(key_words: np.ndarray, salts: np.ndarray, count: int, wide_salt: bool
     salts = np.ascontiguousarray(salts, dtype=np.uint64)
     out = np.empty(key_words.shape[0], dtype=np.uint64)
     if out.size:
-        kernel = _crypt24 if wide_salt else _crypt12
-        kernel(key_words, salts, count, key_table(((0, False),)), out)
+        _crypt(key_words, salts, count, bool(wide_salt), key_table(((0, False),)), out)
     return out

@@ -249,11 +249,10 @@ def _key_rows_entries() -> list[tuple[object, tuple]]:
 
 
 def _crypt3_entries() -> list[tuple[object, tuple]]:
-    """The two crypt(3) kernels (12- and 24-bit salts) and their one signature."""
+    """The crypt(3) kernel (12- and 24-bit salts alike) and its one signature."""
     words = typeof(np.zeros(1, np.uint64))
     table = typeof(lane_keys.key_table(passes(1, False)))
-    signature = (words, words, typeof(0), table, words)
-    return [(crypt3._crypt12, signature), (crypt3._crypt24, signature)]
+    return [(crypt3._crypt, (words, words, typeof(0), typeof(True), table, words))]
 
 
 def _cbc_mac_entries() -> list[tuple[object, tuple]]:

@@ -47,7 +47,7 @@ from .layout.transpose import (
 from .mode_kernels import many_group, many_scratch
 from .rounds.lane_rounds import gather_ip, rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "aba843ffe798f5028f8db64b28cc9e5c41f0e72aebfa8f9fdbfe625f39bf03ca"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "3dbd2c3b5a38452174fe741f4287de5b44091f3e2e692b010e45b1ea8679ed5e"  # see tools/stamp_kernel_sources.py
 
 
 @inline
