@@ -117,6 +117,14 @@ class BitsliceEngine:
             ("cbc-mac", cbc_mac_kernels),
         ]
 
+    def compile_group_of(self, chain: int) -> str:
+        """The group of ``compile_groups`` whose kernel serves ``chain`` (a background compile
+        started by a call of that chain compiles it first)."""
+        if chain in chains.ECB:
+            return "ecb"
+        return {chains.CTR: "ctr", chains.CBC_DECRYPT: "cbc-decrypt",
+                chains.CFB_DECRYPT: "cfb-decrypt"}.get(chain, "many")
+
     def ecb(self, src, dst, keys, swap) -> None:
         def part(a: int, b: int) -> None:
             lane_rounds.ecb(src[a:b], dst[a:b], keys, swap)
