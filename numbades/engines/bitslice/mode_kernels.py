@@ -148,7 +148,8 @@ def _ctr_pass(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None
     if count == BLOCKS:  # the keystream transposed straight into dst, XORed with src
         work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start)
         return
-    work_to_words(work, rows, flat, PLAIN_ROWS, flat, 0, None, 0)
+    # start np.int64(0), not a literal: the signature ECB's short pass compiles (lane_rounds)
+    work_to_words(work, rows, flat, PLAIN_ROWS, flat, np.int64(0), None, 0)
     for b in range(count):
         dst[start + b] = src[start + b] ^ flat[b]
 
@@ -285,8 +286,8 @@ def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
                     buf, work)
     for start in range(full - BLOCKS, 0, -BLOCKS):
         _cfbd_pass(src, dst, start, kplanes, xor, rows, buf, work)
-    if full > 0:
-        _cfbd_chunk(src, dst, 0, BLOCKS, iv, kplanes, xor, buf, work)
+    if full > 0:  # plain integers, not literals: the one signature of the call above
+        _cfbd_chunk(src, dst, np.int64(0), np.int64(BLOCKS), iv, kplanes, xor, buf, work)
 
 
 # ---------------------------------------------------------------- many messages
