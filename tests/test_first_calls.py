@@ -172,6 +172,15 @@ def test_the_group_a_call_needs_compiles_first():
             chains.CBC_DECRYPT, chains.CFB_DECRYPT, chains.OFB)} <= set(groups)
 
 
+def test_compile_parts_cover_every_group_once():
+    """``numbades compile`` on several processes splits bitslice into parts: every group in one."""
+    groups = [group for group, _ in warmup.engine_groups("bitslice")]
+    parts = warmup.compile_parts("bitslice", 2)
+    assert len(parts) > 1 and sorted(g for part in parts for g in part) == sorted(groups)
+    assert warmup.compile_parts("bitslice", 1) == [None]  # one process: the whole engine
+    assert warmup.compile_parts("table", 2) == [None]
+
+
 def _kernels(engine) -> list:
     """Every Numba dispatcher an engine's calls can reach."""
     from numba.core.registry import CPUDispatcher

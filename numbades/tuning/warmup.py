@@ -185,20 +185,23 @@ def engine_groups(name: str, first: str | None = None) -> list[tuple[str, Callab
 
 
 def warm_up(names: Sequence[str], groups: GroupTimes | None = None,
-            first: str | None = None) -> dict[str, float]:
+            first: str | None = None, only: Sequence[str] | None = None) -> dict[str, float]:
     """Compile (or load) the kernels of each named engine here; seconds per engine.
 
     The key schedule every cipher object runs comes first, counted in the
     first engine's time.  ``groups``, if given, receives the wall and CPU
     seconds of each engine's kernel groups (:func:`engine_groups`); CPU
     seconds are this process's, so they hold on a loaded machine where wall
-    seconds do not.  ``first``: a kernel group compiled before the others (``engine_groups``).
+    seconds do not.  ``first``: a kernel group compiled before the others (``engine_groups``);
+    ``only``: just these groups (a part of ``compile_parts``).
     """
     seconds = {}
     start = time.perf_counter()
     round_keys48(bytes(8))
     for name in names:
         for group, compile_group in engine_groups(name, first):
+            if only is not None and group not in only:
+                continue
             wall, cpu = time.perf_counter(), time.process_time()
             compile_group()
             if groups is not None:
@@ -235,15 +238,23 @@ def kernel_timers() -> dict[str, tuple[float, float]]:
     return timers
 
 
-def warm_up_with_timers(names: Sequence[str]) -> tuple[dict[str, float], dict, GroupTimes]:
-    """:func:`warm_up`, the :func:`kernel_timers` of what it compiled (only what this call
-    compiled: a pool process runs several), and the group times."""
+def warm_up_with_timers(names: Sequence[str], only: Sequence[str] | None = None
+                        ) -> tuple[dict[str, float], dict, GroupTimes]:
+    """:func:`warm_up` (of the groups ``only``, if given), the :func:`kernel_timers` of what it
+    compiled (only what this call compiled: a pool process runs several), and the group times."""
     before = kernel_timers()
     groups: GroupTimes = {}
-    seconds = warm_up(names, groups)
+    seconds = warm_up(names, groups, only=only)
     timers = {kernel: found for kernel, found in kernel_timers().items()
               if before.get(kernel) != found}
     return seconds, timers, groups
+
+
+def compile_parts(name: str, jobs: int) -> list[list[str] | None]:
+    """The parts engine ``name`` compiles in, one process each: its ``compile_parts`` (group
+    names) when ``jobs`` > 1 and it has them, else one part of every group (None)."""
+    parts = getattr(ENGINES[name], "compile_parts", None)
+    return parts() if jobs > 1 and parts is not None else [None]
 
 
 def compile_all(names: Sequence[str], jobs: int,
@@ -252,11 +263,13 @@ def compile_all(names: Sequence[str], jobs: int,
                 groups: GroupTimes | None = None) -> dict[str, float]:
     """Warm every named engine, spread over ``jobs`` processes; seconds per engine.
 
-    Slow engines go first, each in a process of its own, so the table
-    variants fill the other processes meanwhile.  ``progress(name, seconds,
-    done, total)`` is called as each engine finishes, in the order they
-    finish; ``timers``, if given, collects every process's :func:`kernel_timers`,
-    ``groups`` the times of every engine's kernel groups (:func:`warm_up`).
+    Slow engines go first, each in parts that compile side by side
+    (:func:`compile_parts`; an engine's seconds are then its parts' summed),
+    so the table variants fill the other processes meanwhile.
+    ``progress(name, seconds, done, total)`` is called as each engine
+    finishes, in the order they finish; ``timers``, if given, collects every
+    process's :func:`kernel_timers`, ``groups`` the times of every engine's
+    kernel groups (:func:`warm_up`).
     """
     order = sorted(names, key=lambda n: not ENGINES[n].slow_to_compile)
     seconds: dict[str, float] = {}
@@ -269,22 +282,31 @@ def compile_all(names: Sequence[str], jobs: int,
         if timers is not None:
             timers.update(kernel_timers())
     else:
+        parts_left = {name: len(compile_parts(name, jobs)) for name in order}
+        spent = dict.fromkeys(order, 0.0)
         # spawn, not fork: the parent may hold LLVM and thread-pool state a fork would copy
         with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            futures = {pool.submit(warm_up_with_timers, [name]): name for name in order}
+            futures = {pool.submit(warm_up_with_timers, [name], part): name
+                       for name in order for part in compile_parts(name, jobs)}
             for future in as_completed(futures):  # report each engine as it finishes
                 name = futures[future]
                 done, found, its_groups = future.result()
-                seconds.update(done)
+                spent[name] += done[name]
                 found_groups.update(its_groups)
                 if timers is not None:
                     for kernel, (total, llvm) in found.items():
                         old = timers.get(kernel, (0.0, 0.0))
                         timers[kernel] = (old[0] + total, old[1] + llvm)
-                if progress:
-                    progress(name, seconds[name], len(seconds), len(order))
-    if groups is not None:
-        groups.update(found_groups)
+                parts_left[name] -= 1
+                if parts_left[name] == 0:
+                    seconds[name] = spent[name]
+                    if progress:
+                        progress(name, seconds[name], len(seconds), len(order))
+    if groups is not None:  # each engine's groups in its parts' order, whichever finished first
+        rank = {(name, group): i for name in order
+                for i, group in enumerate(g for part in compile_parts(name, jobs) if part
+                                          for g in part)}
+        groups.update(sorted(found_groups.items(), key=lambda item: rank.get(item[0], -1)))
     return seconds
 
 
