@@ -45,9 +45,10 @@ from .layout.simd_passes import (
     work_to_words,
 )
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
+from .mode_kernels import once_inline
 from .rounds.lane_rounds import crypt_work
 
-_INLINED_SOURCES_SHA256 = "63e699cb86b68fc81b726051c9203741fb9ab605039245117133a5377f0914d9"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "37439e273162d835d9ec5f770167576eb497a8d905b678f438a29aff477aecad"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.
@@ -160,7 +161,7 @@ def _gather(flat, at, stride, tn, count, tiles) -> None:
         b += 1
 
 
-@inline
+@once_inline
 def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, out,
            crypt, keys, last_xor, final, finish) -> None:
     """Messages m0 .. m0+count-1 (count <= BLOCKS): their chaining value after nblocks blocks.
@@ -177,7 +178,6 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, o
     words, so the whole next group is in cache when its gather starts.
     ``crypt(work, keys, ahead)`` runs the rounds on the work array.
     """
-    always_inline()
     prefer_wide_vectors()
     col = tiles[0]
     iv_step = 0 if ivs.shape[0] == 1 else 1  # one IV for every message, or one each

@@ -45,7 +45,7 @@ from .layout.transpose import (
 from .layout.wiring import SALT_PLANE0
 from .rounds.lane_rounds import rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "1fc88a3e122fd26ec01b644fa44c3f1b4bdd1fa4a290dd5cc517f08bc1e5b86b"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "361a9bf4add41d3ed810c6a3a2e4825e6120f303fb047b7e5adff31c86174bb2"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

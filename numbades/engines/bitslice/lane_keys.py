@@ -47,7 +47,7 @@ from .layout.transpose import (
 from .mode_kernels import many_group, many_scratch
 from .rounds.lane_rounds import gather_ip, rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "ce870022010b6a94b884354d0a0b6ec95470ae6b942a71943dc9faf272cf9c0b"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "cbef5603fb196b97b37672d5ea48409aa777120a508a507d926ddb5431dde06c"  # see tools/stamp_kernel_sources.py
 
 
 @inline
