@@ -131,6 +131,56 @@ def test_background_compiles_can_be_turned_off(monkeypatch):
     assert warmup.ready_or_started("table", chains.ECB_ENCRYPT)  # quick engines always serve
 
 
+class _Running:
+    """A stand-in for a compiling child process: still running."""
+
+    returncode = None
+
+    def poll(self):
+        return None
+
+
+def test_a_kernel_serves_once_cached_while_the_compile_goes_on(monkeypatch):
+    """The window closes kernel by kernel: asked (at most every RECHECK_SECONDS) while the
+    child runs, a kernel already in the cache serves, and no second child starts."""
+    monkeypatch.setenv(warmup.ENV_BACKGROUND, "1")
+    monkeypatch.setattr(warmup, "_children", {"bitslice": _Running()})
+    monkeypatch.setattr(warmup, "_last_miss", {})
+    clock = [100.0]
+    monkeypatch.setattr(warmup.time, "monotonic", lambda: clock[0])
+    asked = []
+
+    def cached():
+        asked.append(clock[0])
+        return clock[0] >= 101.0
+
+    assert not warmup.ready_or_started("bitslice", chains.CTR, cached)
+    clock[0] += warmup.RECHECK_SECONDS / 2
+    assert not warmup.ready_or_started("bitslice", chains.CTR, cached)  # not asked again yet
+    assert asked == [100.0]
+    clock[0] = 101.0
+    assert warmup.ready_or_started("bitslice", chains.CTR, cached)
+    assert asked == [100.0, 101.0] and list(warmup._children) == ["bitslice"]
+
+
+def test_the_group_a_call_needs_compiles_first():
+    groups = [group for group, _ in warmup.engine_groups("bitslice", "crypt3")]
+    assert groups[0] == "crypt3"
+    assert groups[1:] == [g for g, _ in warmup.engine_groups("bitslice") if g != "crypt3"]
+    engine = ENGINES["bitslice"]
+    assert {engine.compile_group_of(chain) for chain in (chains.ECB_ENCRYPT, chains.CTR,
+            chains.CBC_DECRYPT, chains.CFB_DECRYPT, chains.OFB)} <= set(groups)
+
+
+def test_compile_parts_cover_every_group_once():
+    """``numbades compile`` on several processes splits bitslice into parts: every group in one."""
+    groups = [group for group, _ in warmup.engine_groups("bitslice")]
+    parts = warmup.compile_parts("bitslice", 2)
+    assert len(parts) > 1 and sorted(g for part in parts for g in part) == sorted(groups)
+    assert warmup.compile_parts("bitslice", 1) == [None]  # one process: the whole engine
+    assert warmup.compile_parts("table", 2) == [None]
+
+
 def _kernels(engine) -> list:
     """Every Numba dispatcher an engine's calls can reach."""
     from numba.core.registry import CPUDispatcher

@@ -4,7 +4,8 @@ For Docker images, CI runners and cluster workers: run it once where the
 package is installed (or with the same ``NUMBA_CACHE_DIR``), and every later
 process loads the kernels instead of compiling them.  Engines are spread
 over ``--jobs`` processes (default: the CPUs this process may use), the slow
-bitslice engine first; a progress line goes to stderr and a summary to
+bitslice engine first, in two parts side by side (``warmup.compile_parts``:
+its seconds are then the two parts' summed); a progress line goes to stderr and a summary to
 stdout: per engine, the wall seconds and the CPU seconds of each kernel
 group (ECB, the chains, key arrays, crypt(3), ...), then the CPU seconds
 per group over all table variants and for bitslice.  ``opts`` compiles the same way before it

@@ -151,7 +151,9 @@ def pick(request: Request, chain: int, blocks: int, messages: int = 1, *,
 
 def _ready(name: str, chain: int) -> str:
     """``name`` if it can serve now, else the default table variant while it compiles aside."""
-    return name if warmup.ready_or_started(name, chain) else DEFAULT_TABLE_VARIANT
+    group = getattr(ENGINES[name], "compile_group_of", None)
+    first = group(chain) if group is not None else None
+    return name if warmup.ready_or_started(name, chain, first=first) else DEFAULT_TABLE_VARIANT
 
 
 def check_serves_key_rows(request: Request, chain: int) -> None:
@@ -179,7 +181,7 @@ def pick_key_rows(request: Request, chain: int, rows: int, blocks: int = 1) -> s
     least = KEY_ROWS_BITSLICE_MIN_ROWS if blocks <= 1 else KEY_ROWS_BITSLICE_MIN_ROWS_LONG
     if rows >= least and BITSLICE in KEY_ROWS_ENGINES:
         ready = getattr(KEY_ROWS_ENGINES[BITSLICE], "key_rows_ready", None)
-        if warmup.ready_or_started(BITSLICE, chain, ready):
+        if warmup.ready_or_started(BITSLICE, chain, ready, first="key rows"):
             return BITSLICE
     return DEFAULT_TABLE_VARIANT
 
@@ -222,7 +224,7 @@ def pick_crypt3(rows: int) -> str:
         return preferred
     if rows >= CRYPT3_BITSLICE_MIN_ROWS and BITSLICE in CRYPT3_ENGINES:
         ready = getattr(CRYPT3_ENGINES[BITSLICE], "crypt3_ready", None)
-        if warmup.ready_or_started(BITSLICE, chains.ECB_ENCRYPT, ready):
+        if warmup.ready_or_started(BITSLICE, chains.ECB_ENCRYPT, ready, first="crypt3"):
             return BITSLICE
     return DEFAULT_TABLE_VARIANT
 
@@ -244,4 +246,4 @@ def cbc_mac_kernel_serves(request: Request, rows: int, key_rows: bool = False) -
     if request.name == BITSLICE:
         return True
     ready = getattr(ENGINES[BITSLICE], "cbc_mac_ready", None)
-    return warmup.ready_or_started(BITSLICE, chains.CBC_ENCRYPT, ready)
+    return warmup.ready_or_started(BITSLICE, chains.CBC_ENCRYPT, ready, first="cbc-mac")

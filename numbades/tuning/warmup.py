@@ -7,14 +7,16 @@ make a caller wait: when the engine it would pick is not ready
 cache), it serves the call with the default table variant (about a second
 to compile, or already cached) and starts **one child process** that
 compiles the slow engine into Numba's disk cache
-(``python -m numbades.tuning.warmup bitslice``).  One per machine, not one
+(``python -m numbades.tuning.warmup bitslice``), kernel group by kernel
+group, the group the call needed first.  One per machine, not one
 per process: the child holds an exclusive lock on a file in numbades's user
 cache directory (named for the engine, the Python and ``NUMBA_CACHE_DIR``),
 and a process that finds the lock held starts nothing and keeps serving
 with the table variant, so a pool of fresh processes on a cold cache
-compiles once instead of once each.  Once the child has
-finished, the next call loads the kernels from the cache and ``auto`` uses
-them.  Results are identical whichever engine serves (every engine computes
+compiles once instead of once each.  The window closes kernel by kernel:
+while the child runs, a call asks (at most every ``RECHECK_SECONDS``)
+whether the kernel it needs is in the cache yet, and once it is, loads it
+and ``auto`` uses it, while the child goes on with the other groups.  Results are identical whichever engine serves (every engine computes
 the same function); forced engines (``variant="bitslice"``) compile on
 demand, as before.
 
@@ -48,8 +50,14 @@ except ImportError:  # Windows: no advisory locks, one child per process as a fa
 
 ENV_BACKGROUND = "NUMBADES_BACKGROUND_COMPILE"
 
+#: While a compile runs, how often a call asks again whether its kernel is cached (each
+#: ask reads the kernel's cache index; seconds).
+RECHECK_SECONDS = 0.2
+
 _children: dict[str, subprocess.Popen] = {}
 _lock = threading.Lock()
+#: (engine, what) -> when a call last found that kernel not ready while a compile ran.
+_last_miss: dict[tuple[str, object], float] = {}
 
 
 def background_enabled() -> bool:
@@ -58,32 +66,38 @@ def background_enabled() -> bool:
 
 
 def ready_or_started(name: str, chain: int,
-                     ready: Callable[[], bool] | None = None) -> bool:
+                     ready: Callable[[], bool] | None = None, first: str | None = None) -> bool:
     """True if engine ``name`` can serve ``chain`` now without compiling in the foreground.
 
     Otherwise (a slow engine, not compiled, background compiles on) makes
     sure one child is compiling it and returns False: the caller serves this
     call with another engine.  ``ready`` replaces ``engine.ready(chain)`` for
     work outside the ``Engine`` protocol (key arrays, crypt(3)); the child
-    compiles every kernel of the engine either way.
+    compiles every kernel group of the engine either way, ``first`` (a group
+    name of :func:`engine_groups`) before the others.  While a compile runs
+    (this process's child or another's), the kernel counts as ready as soon
+    as it is in the cache: asked at most every ``RECHECK_SECONDS``.
     """
     engine = ENGINES[name]
     if not engine.slow_to_compile or not background_enabled():
         return True
+    is_ready = (lambda: engine.ready(chain)) if ready is None else ready
+    what = (chain, getattr(ready, "__name__", None))
     with _lock:
         child = _children.get(name)
         if child is not None and child.poll() is None:
-            return False  # still compiling
-        if engine.ready(chain) if ready is None else ready():
+            return _ready_while_compiling(name, what, is_ready)
+        if is_ready():
             return True
         if child is not None and child.returncode != 0:
             return True  # the child failed: compile here, so the error surfaces
         claim = claim_compile_lock(name)
-        if claim is None:
-            return False  # another process's child is compiling it
+        if claim is None:  # another process's child is compiling it
+            return _ready_while_compiling(name, what, is_ready)
         try:
             _children[name] = subprocess.Popen(
-                [sys.executable, "-m", "numbades.tuning.warmup", name],
+                [sys.executable, "-m", "numbades.tuning.warmup", name,
+                 *(() if first is None else ("--first", first))],
                 stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                 env={**os.environ, ENV_BACKGROUND: "0"}, start_new_session=True,
                 pass_fds=() if claim < 0 else (claim,),  # the child holds the lock until it exits
@@ -91,7 +105,22 @@ def ready_or_started(name: str, chain: int,
         finally:
             if claim >= 0:
                 os.close(claim)
+        _last_miss[name, what] = time.monotonic()
         return False
+
+
+def _ready_while_compiling(name: str, what: object, is_ready: Callable[[], bool]) -> bool:
+    """``is_ready()`` while a compile of ``name`` runs, asked again only ``RECHECK_SECONDS``
+    after the last miss (the caller holds ``_lock``)."""
+    now = time.monotonic()
+    last = _last_miss.get((name, what))
+    if last is not None and now - last < RECHECK_SECONDS:
+        return False
+    if is_ready():
+        _last_miss.pop((name, what), None)
+        return True
+    _last_miss[name, what] = now
+    return False
 
 
 def compile_lock_path(name: str) -> Path:
@@ -146,27 +175,33 @@ def wait_for_background(timeout: float | None = None) -> None:
 GroupTimes = dict[tuple[str, str], tuple[float, float]]
 
 
-def engine_groups(name: str) -> list[tuple[str, Callable[[], None]]]:
-    """Engine ``name``'s kernel groups in compile order (``compile_groups``), else one group."""
+def engine_groups(name: str, first: str | None = None) -> list[tuple[str, Callable[[], None]]]:
+    """Engine ``name``'s kernel groups in compile order (``compile_groups``), else one group;
+    the group named ``first`` (if it is one) moved to the front."""
     engine = ENGINES[name]
     groups = getattr(engine, "compile_groups", None)
-    return groups() if groups is not None else [("all", engine.warm_up)]
+    found = groups() if groups is not None else [("all", engine.warm_up)]
+    return sorted(found, key=lambda group: group[0] != first)  # stable: the rest keep their order
 
 
-def warm_up(names: Sequence[str], groups: GroupTimes | None = None) -> dict[str, float]:
+def warm_up(names: Sequence[str], groups: GroupTimes | None = None,
+            first: str | None = None, only: Sequence[str] | None = None) -> dict[str, float]:
     """Compile (or load) the kernels of each named engine here; seconds per engine.
 
     The key schedule every cipher object runs comes first, counted in the
     first engine's time.  ``groups``, if given, receives the wall and CPU
     seconds of each engine's kernel groups (:func:`engine_groups`); CPU
     seconds are this process's, so they hold on a loaded machine where wall
-    seconds do not.
+    seconds do not.  ``first``: a kernel group compiled before the others (``engine_groups``);
+    ``only``: just these groups (a part of ``compile_parts``).
     """
     seconds = {}
     start = time.perf_counter()
     round_keys48(bytes(8))
     for name in names:
-        for group, compile_group in engine_groups(name):
+        for group, compile_group in engine_groups(name, first):
+            if only is not None and group not in only:
+                continue
             wall, cpu = time.perf_counter(), time.process_time()
             compile_group()
             if groups is not None:
@@ -203,15 +238,23 @@ def kernel_timers() -> dict[str, tuple[float, float]]:
     return timers
 
 
-def warm_up_with_timers(names: Sequence[str]) -> tuple[dict[str, float], dict, GroupTimes]:
-    """:func:`warm_up`, the :func:`kernel_timers` of what it compiled (only what this call
-    compiled: a pool process runs several), and the group times."""
+def warm_up_with_timers(names: Sequence[str], only: Sequence[str] | None = None
+                        ) -> tuple[dict[str, float], dict, GroupTimes]:
+    """:func:`warm_up` (of the groups ``only``, if given), the :func:`kernel_timers` of what it
+    compiled (only what this call compiled: a pool process runs several), and the group times."""
     before = kernel_timers()
     groups: GroupTimes = {}
-    seconds = warm_up(names, groups)
+    seconds = warm_up(names, groups, only=only)
     timers = {kernel: found for kernel, found in kernel_timers().items()
               if before.get(kernel) != found}
     return seconds, timers, groups
+
+
+def compile_parts(name: str, jobs: int) -> list[list[str] | None]:
+    """The parts engine ``name`` compiles in, one process each: its ``compile_parts`` (group
+    names) when ``jobs`` > 1 and it has them, else one part of every group (None)."""
+    parts = getattr(ENGINES[name], "compile_parts", None)
+    return parts() if jobs > 1 and parts is not None else [None]
 
 
 def compile_all(names: Sequence[str], jobs: int,
@@ -220,11 +263,13 @@ def compile_all(names: Sequence[str], jobs: int,
                 groups: GroupTimes | None = None) -> dict[str, float]:
     """Warm every named engine, spread over ``jobs`` processes; seconds per engine.
 
-    Slow engines go first, each in a process of its own, so the table
-    variants fill the other processes meanwhile.  ``progress(name, seconds,
-    done, total)`` is called as each engine finishes, in the order they
-    finish; ``timers``, if given, collects every process's :func:`kernel_timers`,
-    ``groups`` the times of every engine's kernel groups (:func:`warm_up`).
+    Slow engines go first, each in parts that compile side by side
+    (:func:`compile_parts`; an engine's seconds are then its parts' summed),
+    so the table variants fill the other processes meanwhile.
+    ``progress(name, seconds, done, total)`` is called as each engine
+    finishes, in the order they finish; ``timers``, if given, collects every
+    process's :func:`kernel_timers`, ``groups`` the times of every engine's
+    kernel groups (:func:`warm_up`).
     """
     order = sorted(names, key=lambda n: not ENGINES[n].slow_to_compile)
     seconds: dict[str, float] = {}
@@ -237,28 +282,43 @@ def compile_all(names: Sequence[str], jobs: int,
         if timers is not None:
             timers.update(kernel_timers())
     else:
+        parts_left = {name: len(compile_parts(name, jobs)) for name in order}
+        spent = dict.fromkeys(order, 0.0)
         # spawn, not fork: the parent may hold LLVM and thread-pool state a fork would copy
         with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            futures = {pool.submit(warm_up_with_timers, [name]): name for name in order}
+            futures = {pool.submit(warm_up_with_timers, [name], part): name
+                       for name in order for part in compile_parts(name, jobs)}
             for future in as_completed(futures):  # report each engine as it finishes
                 name = futures[future]
                 done, found, its_groups = future.result()
-                seconds.update(done)
+                spent[name] += done[name]
                 found_groups.update(its_groups)
                 if timers is not None:
                     for kernel, (total, llvm) in found.items():
                         old = timers.get(kernel, (0.0, 0.0))
                         timers[kernel] = (old[0] + total, old[1] + llvm)
-                if progress:
-                    progress(name, seconds[name], len(seconds), len(order))
-    if groups is not None:
-        groups.update(found_groups)
+                parts_left[name] -= 1
+                if parts_left[name] == 0:
+                    seconds[name] = spent[name]
+                    if progress:
+                        progress(name, seconds[name], len(seconds), len(order))
+    if groups is not None:  # each engine's groups in its parts' order, whichever finished first
+        rank = {(name, group): i for name in order
+                for i, group in enumerate(g for part in compile_parts(name, jobs) if part
+                                          for g in part)}
+        groups.update(sorted(found_groups.items(), key=lambda item: rank.get(item[0], -1)))
     return seconds
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """The background child: ``python -m numbades.tuning.warmup ENGINE...``."""
-    warm_up(list(sys.argv[1:] if argv is None else argv))
+    """The background child: ``python -m numbades.tuning.warmup ENGINE... [--first GROUP]``."""
+    args = list(sys.argv[1:] if argv is None else argv)
+    first = None
+    if "--first" in args:
+        at = args.index("--first")
+        first = args[at + 1]
+        del args[at:at + 2]
+    warm_up(args, first=first)
     return 0
 
 

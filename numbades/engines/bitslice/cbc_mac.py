@@ -45,6 +45,7 @@ from .layout.simd_passes import (
     work_to_words,
 )
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
+from .mode_kernels import once_inline
 from .rounds.lane_rounds import crypt_work
 
 _INLINED_SOURCES_SHA256 = "a872be0c691a06205ff189bcd68d99854399cf1498cf218923455996aeb45b38"  # see tools/stamp_kernel_sources.py
@@ -160,7 +161,7 @@ def _gather(flat, at, stride, tn, count, tiles) -> None:
         b += 1
 
 
-@inline
+@once_inline
 def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, out,
            crypt, keys, last_xor, final, finish) -> None:
     """Messages m0 .. m0+count-1 (count <= BLOCKS): their chaining value after nblocks blocks.
@@ -177,7 +178,6 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, o
     words, so the whole next group is in cache when its gather starts.
     ``crypt(work, keys, ahead)`` runs the rounds on the work array.
     """
-    always_inline()
     prefer_wide_vectors()
     col = tiles[0]
     iv_step = 0 if ivs.shape[0] == 1 else 1  # one IV for every message, or one each
@@ -201,7 +201,7 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, o
             crypt(work, keys, ahead)
     if finish:
         crypt(work, final, next_pass(flat, flat, (m0 + BLOCKS) * row_words))
-    work_to_words(work, rows, buf, PLAIN_ROWS, col, 0, None, 0)
+    work_to_words(work, rows, buf, PLAIN_ROWS, col, np.int64(0), None, 0)  # ECB's signature
     for b in range(count):
         out[m0 + b] = col[b]
 

@@ -68,6 +68,11 @@ _INLINED_SOURCES_SHA256 = "879eae57e796b394730786aa9716e8994a7de653b65bbb20f61fb
 
 _U64 = (1 << 64) - 1
 
+#: Decorator of the helpers a kernel calls from one or two places: inlined by Numba, as IR,
+#: into the kernel, so no module of their own holds (and LLVM optimises and compiles once
+#: more) a copy of the transposes and rounds they call, as a ``jit.inline`` helper's does.
+once_inline = numba.njit(nogil=True, inline="always")
+
 #: Blocks of one message gathered per visit in ``many``: 8 words = one cache line.
 TILE: int = 8
 
@@ -132,7 +137,7 @@ def _add_const_to_work(c: np.uint64, out: np.ndarray, rows: np.ndarray) -> None:
             carry = simd.ternary(a, k, carry, _MAJORITY)
 
 
-@inline
+@once_inline
 def _ctr_pass(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None:
     """dst[start+b] = src[start+b] ^ E(c0 + start + b) for b < count.
 
@@ -140,7 +145,6 @@ def _ctr_pass(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None
     transposed out on explicit vectors (``simd_passes``); ``rows``:
     ``simd_passes.work_rows(xor)``.
     """
-    always_inline()
     prefer_wide_vectors()
     _add_const_to_work(c0 + np.uint64(start), work, WORK_ROW)
     crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
@@ -148,7 +152,8 @@ def _ctr_pass(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None
     if count == BLOCKS:  # the keystream transposed straight into dst, XORed with src
         work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start)
         return
-    work_to_words(work, rows, flat, PLAIN_ROWS, flat, 0, None, 0)
+    # start np.int64(0), not a literal: the signature ECB's short pass compiles (lane_rounds)
+    work_to_words(work, rows, flat, PLAIN_ROWS, flat, np.int64(0), None, 0)
     for b in range(count):
         dst[start + b] = src[start + b] ^ flat[b]
 
@@ -165,14 +170,13 @@ def _ctr(src, dst, kplanes, c0, xor) -> None:
         _ctr_pass(src, dst, start, min(BLOCKS, n - start), kplanes, c0, xor, rows, buf, work)
 
 
-@inline
+@once_inline
 def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> None:
     """CBC-decrypt src[start:start+count] (the short last pass) given the ciphertext word before it.
 
     Every input word is read before dst is written, so it may be src; it runs
     before the full passes (``_cbc_decrypt``), so it fetches the pass below it.
     """
-    always_inline()
     prefer_wide_vectors()
     load_words(src, start, count, buf)
     transpose64(buf)
@@ -181,10 +185,9 @@ def _cbcd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> None:
     _xor_previous_and_store(buf, src, dst, start, count, prev)
 
 
-@inline
+@once_inline
 def _xor_previous_and_store(buf, src, dst, start, count, prev) -> None:
     """dst[start + b] = decrypted word b ^ the ciphertext word before it (``prev`` for b = 0)."""
-    always_inline()
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
     flat[0] ^= prev
@@ -193,7 +196,7 @@ def _xor_previous_and_store(buf, src, dst, start, count, prev) -> None:
     store_words(buf, dst, start, count)
 
 
-@inline
+@once_inline
 def _cbcd_pass(src, dst, start, prev, kplanes, xor, rows, buf, work, seams) -> None:
     """CBC-decrypt the full pass at ``start`` with the transposes fused on explicit vectors.
 
@@ -205,7 +208,6 @@ def _cbcd_pass(src, dst, start, prev, kplanes, xor, rows, buf, work, seams) -> N
     C_start-1 (the IV for the first pass), read before anything is written;
     ``rows``: ``simd_passes.work_rows(xor)``; ``seams``: ``BLOCKS`` words.
     """
-    always_inline()
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
     words_to_work(src, start, flat, PLAIN_ROWS, rows, work)
@@ -232,14 +234,13 @@ def _cbc_decrypt(src, dst, kplanes, iv, xor) -> None:
         _cbcd_pass(src, dst, start, prev, kplanes, xor, rows, buf, work, seams)
 
 
-@inline
+@once_inline
 def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> None:
     """CFB-decrypt src[start:start+count]: the cipher input is the stream shifted by one.
 
     Takes a short pass, and the first full one (its cipher input starts with
     the IV, ``prev``).  Every word is read before dst is written.
     """
-    always_inline()
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
     flat[0] = prev
@@ -254,7 +255,7 @@ def _cfbd_chunk(src, dst, start, count, prev, kplanes, xor, buf, work) -> None:
         dst[start + b] = src[start + b] ^ flat[b]
 
 
-@inline
+@once_inline
 def _cfbd_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
     """CFB-decrypt the full pass at ``start`` > 0 with the transposes fused on explicit vectors.
 
@@ -263,7 +264,6 @@ def _cfbd_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
     place this needs C_start-1, the last word of the pass below, intact: the
     passes run from the end of the stream down (``_cfb_decrypt``).
     """
-    always_inline()
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
     words_to_work(src, start - 1, flat, PLAIN_ROWS, rows, work)
@@ -285,8 +285,8 @@ def _cfb_decrypt(src, dst, kplanes, iv, xor) -> None:
                     buf, work)
     for start in range(full - BLOCKS, 0, -BLOCKS):
         _cfbd_pass(src, dst, start, kplanes, xor, rows, buf, work)
-    if full > 0:
-        _cfbd_chunk(src, dst, 0, BLOCKS, iv, kplanes, xor, buf, work)
+    if full > 0:  # plain integers, not literals: the one signature of the call above
+        _cfbd_chunk(src, dst, np.int64(0), np.int64(BLOCKS), iv, kplanes, xor, buf, work)
 
 
 # ---------------------------------------------------------------- many messages
@@ -313,7 +313,7 @@ def _copy(src: np.ndarray, dst: np.ndarray) -> None:
         fd[i] = fs[i]
 
 
-@inline
+@once_inline
 def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
     """One block position of a group of messages, in plane form.
 
@@ -324,7 +324,6 @@ def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
     the block cipher over a plane array (``lane_rounds.crypt_into`` with one key;
     ``lane_keys.crypt_lanes_into`` with a key per lane) and ``kplanes`` its keys.
     """
-    always_inline()
     prefer_wide_vectors()
     if mode == ECB_ENCRYPT or mode == ECB_DECRYPT:  # noqa: SIM109 (Numba: plain compares)
         crypt(x, work, kplanes, xor, nothing_ahead())
@@ -358,7 +357,7 @@ def _many_block(x, s, t, iv_planes, j, mode, crypt, kplanes, xor, work) -> None:
         _xor_into(x, t)
 
 
-@inline
+@once_inline
 def many_group(src2d, dst2d, m0, count, crypt, kplanes, ivs, mode, xor, tiles, s, t, iv_planes,
                work) -> None:
     """Run messages m0 .. m0+count-1 (count <= 64*LANES) through every block position.
@@ -369,7 +368,6 @@ def many_group(src2d, dst2d, m0, count, crypt, kplanes, ivs, mode, xor, tiles, s
     to each access, which made the gather cost as much as the rounds for
     one-block messages.
     """
-    always_inline()
     prefer_wide_vectors()
     nblocks = src2d.shape[1]
     src_flat = src2d.reshape(src2d.size)
