@@ -11,15 +11,32 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import typeof
 
 from .des import keys as des_keys
-from .des.keyschedule import round_keys48
+from .des import keyschedule
 from .engines.base import Schedule
+from .engines.jit import loaded
 from .modes import batch, oneshot
 from .modes.contexts import CipherContext, open_context
 from .tuning import policy
 
 Buffer = Any  # bytes, bytearray, memoryview, or a uint8 / uint64 NumPy array
+
+
+def _round_keys48(key: bytes) -> np.ndarray:
+    """``des.keyschedule.round_keys48``; the process's first call loads its kernel from
+    Numba's cache without the registry refresh a kernel call makes (``engines.jit.loaded``)."""
+    if not _schedule_loaded:
+        out = np.empty(16, np.uint64)
+        loaded(keyschedule.round_keys48_into,
+               tuple(typeof(a) for a in (np.uint64(0), keyschedule.PC1_BYTES,
+                                         keyschedule.PC2_CHUNKS, keyschedule.SHIFTS, out)))
+        _schedule_loaded.append(True)
+    return keyschedule.round_keys48(key)
+
+
+_schedule_loaded: list[bool] = []  # _round_keys48 has looked in the cache once
 
 
 def _key_bytes(key: Any, sizes: tuple[int, ...], what: str) -> bytes:
@@ -119,7 +136,7 @@ class DES(_BlockCipher):
         if check_parity and not des_keys.has_odd_parity(key):
             raise ValueError("key does not have odd parity (check_parity=True)")
         self._request = policy.resolve(variant)
-        self._schedule = Schedule(round_keys48(key))
+        self._schedule = Schedule(_round_keys48(key))
 
     def __repr__(self) -> str:  # never shows key material
         return f"numbades.DES(variant={self.variant!r})"
@@ -151,7 +168,7 @@ class TripleDES(_BlockCipher):
             )
         self.key_size = len(key)
         self._request = policy.resolve(variant)
-        ede = np.concatenate([round_keys48(k1), round_keys48(k2)[::-1], round_keys48(k3)])
+        ede = np.concatenate([_round_keys48(k1), _round_keys48(k2)[::-1], _round_keys48(k3)])
         self._schedule = Schedule(ede)
 
     def __repr__(self) -> str:  # never shows key material
@@ -180,7 +197,7 @@ class DESX(_BlockCipher):
             raise ValueError("key K (bytes 0-7) does not have odd parity (check_parity=True)")
         self._request = policy.resolve_desx(variant)
         whitening = (int.from_bytes(key[8:16], "big"), int.from_bytes(key[16:], "big"))
-        self._schedule = Schedule(round_keys48(key[:8]), whitening)
+        self._schedule = Schedule(_round_keys48(key[:8]), whitening)
 
     def __repr__(self) -> str:  # never shows key material
         return f"numbades.DESX(variant={self.variant!r})"

@@ -38,7 +38,8 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from ..des.keyschedule import round_keys48
-from ..engines.registry import ENGINES
+from ..engines import chains
+from ..engines.registry import DEFAULT_TABLE_VARIANT, ENGINES
 from .saved_choice import user_cache_dir
 
 try:
@@ -58,17 +59,18 @@ def background_enabled() -> bool:
 
 
 def ready_or_started(name: str, chain: int,
-                     ready: Callable[[], bool] | None = None) -> bool:
+                     ready: Callable[[], bool] | None = None, *, aside: bool = False) -> bool:
     """True if engine ``name`` can serve ``chain`` now without compiling in the foreground.
 
     Otherwise (a slow engine, not compiled, background compiles on) makes
     sure one child is compiling it and returns False: the caller serves this
     call with another engine.  ``ready`` replaces ``engine.ready(chain)`` for
     work outside the ``Engine`` protocol (key arrays, crypt(3)); the child
-    compiles every kernel of the engine either way.
+    compiles every kernel of the engine either way.  ``aside=True`` does the
+    same for a quick engine (the default table variant's first calls).
     """
     engine = ENGINES[name]
-    if not engine.slow_to_compile or not background_enabled():
+    if not (engine.slow_to_compile or aside) or not background_enabled():
         return True
     with _lock:
         child = _children.get(name)
@@ -92,6 +94,22 @@ def ready_or_started(name: str, chain: int,
             if claim >= 0:
                 os.close(claim)
         return False
+
+
+def _table_compiling_aside() -> bool:
+    """The default table variant's :attr:`TableEngine.compiling_aside`: compiling in a child?
+
+    Once this process's child has ended, no: a kernel still not cached then
+    (an unwritable cache, a failed child) compiles in the foreground.
+    """
+    child = _children.get(DEFAULT_TABLE_VARIANT)
+    if child is not None and child.poll() is not None:
+        return False
+    return not ready_or_started(DEFAULT_TABLE_VARIANT, chains.ECB_ENCRYPT, lambda: False,
+                                aside=True)
+
+
+ENGINES[DEFAULT_TABLE_VARIANT].compiling_aside = _table_compiling_aside
 
 
 def compile_lock_path(name: str) -> Path:

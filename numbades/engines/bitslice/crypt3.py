@@ -45,7 +45,7 @@ from .layout.transpose import (
 from .layout.wiring import SALT_PLANE0
 from .rounds.lane_rounds import rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "955542d405099dbc1d68b9d8ac78fd7c6702c29f728624cc39a92957d551b903"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "a40d324707235dc5f1dddee454fd37b8f9745fe05ee7cea6be0826e02dd06d7e"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

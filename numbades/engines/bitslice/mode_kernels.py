@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "a4902a501e6b14213503c9af97d9d22502f471e49986297b005acaf8e0ccdb72"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f012e53a1a2da9c69885d84a7e75adad68e9903ec4b740bcf2c6906efca0fc0a"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

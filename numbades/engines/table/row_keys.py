@@ -15,7 +15,7 @@ from numba import njit
 from ...des.keyschedule import PC1_BYTES, PC2_CHUNKS, SHIFTS, round_keys48_into
 from .frame import FRAME_KEY_CHUNKS, frame_schedule_into
 
-_INLINED_SOURCES_SHA256 = "181509c15299d836af966849bc84e6cba148ab288d5657e1347c878d46c1cce8"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "114632b0da8e3d5bd8320f5147a3765dc83b448eff12db0c4d98d188b898b4ca"  # see tools/stamp_kernel_sources.py
 
 
 @njit(nogil=True, cache=True)
