@@ -11,12 +11,13 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
-from numba import typeof
+from numba import types
 
 from .des import keys as des_keys
 from .des import keyschedule
 from .engines.base import Schedule
 from .engines.jit import loaded
+from .engines.registry import DEFAULT_TABLE_VARIANT, ENGINES
 from .modes import batch, oneshot
 from .modes.contexts import CipherContext, open_context
 from .tuning import policy
@@ -25,18 +26,24 @@ Buffer = Any  # bytes, bytearray, memoryview, or a uint8 / uint64 NumPy array
 
 
 def _round_keys48(key: bytes) -> np.ndarray:
-    """``des.keyschedule.round_keys48``; the process's first call loads its kernel from
-    Numba's cache without the registry refresh a kernel call makes (``engines.jit.loaded``)."""
+    """``des.keyschedule.round_keys48``, its kernel loaded without Numba's registry refresh
+    (``engines.jit.loaded``); while that kernel is neither compiled nor cached and the default
+    table variant compiles in another process (a cold process, ``TableEngine.compiling_aside``),
+    ``round_keys48_numpy`` (the same tables, no compiler)."""
     if not _schedule_loaded:
-        out = np.empty(16, np.uint64)
-        loaded(keyschedule.round_keys48_into,
-               tuple(typeof(a) for a in (np.uint64(0), keyschedule.PC1_BYTES,
-                                         keyschedule.PC2_CHUNKS, keyschedule.SHIFTS, out)))
-        _schedule_loaded.append(True)
+        if loaded(keyschedule.round_keys48_into, _SCHEDULE_SIGNATURE):
+            _schedule_loaded.append(True)
+        elif (aside := ENGINES[DEFAULT_TABLE_VARIANT].compiling_aside) is not None and aside():
+            return keyschedule.round_keys48_numpy(key)
     return keyschedule.round_keys48(key)
 
 
-_schedule_loaded: list[bool] = []  # _round_keys48 has looked in the cache once
+_schedule_loaded: list[bool] = []  # the key-schedule kernel was found compiled or cached
+# round_keys48's call: the key word, PC1_BYTES, PC2_CHUNKS, SHIFTS (read-only tables), out
+_SCHEDULE_SIGNATURE = (types.uint64, types.Array(types.uint64, 2, "C", readonly=True),
+                       types.Array(types.uint64, 2, "C", readonly=True),
+                       types.Array(types.int64, 1, "C", readonly=True),
+                       types.Array(types.uint64, 1, "C"))
 
 
 def _key_bytes(key: Any, sizes: tuple[int, ...], what: str) -> bytes:

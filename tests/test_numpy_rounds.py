@@ -15,11 +15,14 @@ import numpy as np
 import pytest
 
 import numbades
+from numbades import cipher as cipher_module
+from numbades.des import keyschedule
+from numbades.des.keyschedule_ref import subkeys48
 from numbades.engines import chains
 from numbades.engines.registry import ENGINES
 from numbades.engines.table import engine as table_engine
 from numbades.engines.table import numpy_rounds
-from numbades.engines.table.frame import SPTRANS
+from numbades.engines.table.frame import SPTRANS, frame_schedule
 
 from .oracle import ref_decrypt, ref_encrypt
 
@@ -100,15 +103,19 @@ def compiling_aside(monkeypatch):
     monkeypatch.setattr(engine, "_loaded", set())
     monkeypatch.setattr(engine, "_kernel_loaded", lambda kernel: False)
     monkeypatch.setattr(engine, "compiling_aside", lambda: asked.append(1) or True)
+    monkeypatch.setattr(table_engine, "frame_schedule_ready", lambda: False)
+    monkeypatch.setattr(cipher_module, "_schedule_loaded", [])
+    monkeypatch.setattr(cipher_module, "loaded", lambda *args: False)
     monkeypatch.setattr(numpy_rounds, "calls", [], raising=False)
-    for name in ("ecb", "chain"):
-        real = getattr(numpy_rounds, name)
+    for module, name in ((numpy_rounds, "ecb"), (numpy_rounds, "chain"),
+                         (numpy_rounds, "frame_schedule"), (keyschedule, "round_keys48_numpy")):
+        real = getattr(module, name)
 
-        def counted(*args, _real=real, **kwargs):
-            numpy_rounds.calls.append(1)
+        def counted(*args, _real=real, _name=name, **kwargs):
+            numpy_rounds.calls.append(_name)
             return _real(*args, **kwargs)
 
-        monkeypatch.setattr(numpy_rounds, name, counted)
+        monkeypatch.setattr(module, name, counted)
     return asked
 
 
@@ -127,7 +134,9 @@ def test_cold_calls_run_on_numpy_and_match_the_reference(compiling_aside, key):
         ct = c.encrypt(data, mode, iv=iv, padding=padding)
         assert ct == ref_encrypt(key, mode, iv, plain)
         assert c.decrypt(ct, mode, iv=iv, padding=padding) == data
-    assert numpy_rounds.calls and compiling_aside  # served by NumPy, a compile asked for
+    # served by NumPy, key schedule and key form included; a compile asked for
+    assert set(numpy_rounds.calls) == {"ecb", "chain", "frame_schedule", "round_keys48_numpy"}
+    assert compiling_aside
 
 
 def test_big_cold_calls_and_sequential_chains_use_the_kernel(compiling_aside):
@@ -135,4 +144,16 @@ def test_big_cold_calls_and_sequential_chains_use_the_kernel(compiling_aside):
     big = bytes(8 * (table_engine.NUMPY_MAX_BLOCKS + 1))
     assert c.encrypt(big) == ref_encrypt(KEYS[0], "ecb", None, big)
     assert c.encrypt(bytes(64), "cbc", iv=IV) == ref_encrypt(KEYS[0], "cbc", IV, bytes(64))
-    assert numpy_rounds.calls == []
+    assert "ecb" not in numpy_rounds.calls and "chain" not in numpy_rounds.calls
+
+
+def test_uncompiled_key_schedule_and_form_match_the_kernels_and_the_standard():
+    rng = np.random.default_rng(11)
+    for _ in range(50):
+        key = rng.bytes(8)
+        fast = keyschedule.round_keys48(key)
+        assert fast.dtype == np.uint64
+        assert list(keyschedule.round_keys48_numpy(key)) == list(fast)
+        assert list(fast) == subkeys48(int.from_bytes(key, "big"))  # FIPS 46-3 in Python
+        ede = np.concatenate([fast, fast[::-1], fast])
+        assert np.array_equal(numpy_rounds.frame_schedule(ede), frame_schedule(ede))

@@ -25,7 +25,7 @@ from ..base import Whitened, read_only
 from ..jit import loaded
 from . import crypt3 as crypt3_kernels
 from . import numpy_rounds, whitened
-from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule
+from .frame import SPTRANS, SPTRANS_FLAT, frame_schedule, frame_schedule_ready
 from .kernels_gen import KERNELS, VariantKernels
 from .row_keys import row_schedules
 
@@ -77,6 +77,8 @@ class TableEngine:
         return self._kernels.ecb
 
     def build_key_form(self, round_keys: np.ndarray) -> np.ndarray:
+        if not frame_schedule_ready() and self._compiling_aside():  # as the kernels: see ecb
+            return numpy_rounds.frame_schedule(round_keys)
         return frame_schedule(round_keys)
 
     def serves(self, chain: int) -> bool:
@@ -104,7 +106,7 @@ class TableEngine:
         if self._kernel_signatures:
             return self._kernel_signatures
         words, table = typeof(_READ_ONLY_WORDS), typeof(self._table)
-        keys = typeof(self.build_key_form(np.zeros(16, np.uint64)))
+        keys = typeof(np.zeros(32, np.uint32))  # build_key_form's, without running it
         out, flag = typeof(np.zeros(1, np.uint64)), typeof(True)
         kernels = self._kernels
         self._kernel_signatures = {
@@ -118,9 +120,12 @@ class TableEngine:
 
     def _numpy_serves(self, kernel: str, blocks: int) -> bool:
         """Whether ``numpy_rounds`` serves this call: few blocks, the kernel compiling aside."""
-        aside = self.compiling_aside
-        return (aside is not None and blocks <= NUMPY_MAX_BLOCKS
-                and not self._kernel_loaded(kernel) and aside())
+        return (blocks <= NUMPY_MAX_BLOCKS and self.compiling_aside is not None
+                and not self._kernel_loaded(kernel) and self._compiling_aside())
+
+    def _compiling_aside(self) -> bool:
+        """:attr:`compiling_aside`'s answer (False where it is not set)."""
+        return self.compiling_aside is not None and self.compiling_aside()
 
     def warm_up(self) -> None:
         for _, compile_group in self.compile_groups():

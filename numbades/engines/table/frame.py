@@ -19,7 +19,7 @@ the 48-bit round keys by chunk lookups (``frame_schedule``).
 """
 
 import numpy as np
-from numba import njit, typeof
+from numba import njit, types
 
 from ...des import fips
 from ...des.bits import chunk_tables, permute, rotl
@@ -156,11 +156,19 @@ def frame_schedule(round_keys: np.ndarray) -> np.ndarray:
     """
     round_keys = np.ascontiguousarray(round_keys, dtype=np.uint64)
     out = np.empty(2 * round_keys.shape[0], dtype=np.uint32)
-    if not _frame_schedule_loaded:  # the first call: no registry refresh (engines.jit.loaded)
-        loaded(_frame_schedule, (typeof(round_keys), typeof(FRAME_KEY_CHUNKS), typeof(out)))
-        _frame_schedule_loaded.append(True)
+    frame_schedule_ready()  # the first call: loaded without Numba's registry refresh
     _frame_schedule(round_keys, FRAME_KEY_CHUNKS, out)
     return out
 
 
-_frame_schedule_loaded: list[bool] = []  # frame_schedule has looked in the cache once
+def frame_schedule_ready() -> bool:
+    """Whether ``frame_schedule``'s kernel is compiled or cached (then loaded, ``jit.loaded``)."""
+    if not _frame_schedule_loaded and loaded(_frame_schedule, _FRAME_SCHEDULE_SIGNATURE):
+        _frame_schedule_loaded.append(True)
+    return bool(_frame_schedule_loaded)
+
+
+_frame_schedule_loaded: list[bool] = []  # found compiled or cached (it stays loaded)
+_FRAME_SCHEDULE_SIGNATURE = (types.Array(types.uint64, 1, "C"),
+                             types.Array(types.uint64, 2, "C", readonly=True),
+                             types.Array(types.uint32, 1, "C"))

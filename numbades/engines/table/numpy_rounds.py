@@ -11,7 +11,8 @@ empty Numba cache), and the tests hold it to the same outside references as
 the kernels.  Independent-block work only: a sequential chain has no batch
 to vectorise over.
 
-``ks`` holds (Ku, Kt) uint32 pairs, 32 words a pass, halves swapped after
+``frame_schedule`` builds the key form the same way.  ``ks`` holds (Ku, Kt)
+uint32 pairs, 32 words a pass, halves swapped after
 each pass (so 3 passes are EDE); ``sp`` is ``frame.SPTRANS`` (8, 64).
 Words and ``swap`` follow the engine interface (``engines.base``).
 """
@@ -21,7 +22,7 @@ from __future__ import annotations
 import numpy as np
 
 from .. import chains
-from .frame import FRAME_ROTATION, T_ROTATION
+from .frame import FRAME_KEY_CHUNKS, FRAME_ROTATION, T_ROTATION
 from .ip_fp import IP_STEPS
 
 _M32 = np.uint64(0xFFFFFFFF)
@@ -30,6 +31,20 @@ _STEPS = tuple((np.uint64(s), np.uint64(m)) for s, m in IP_STEPS)
 _B32 = np.uint64(32)
 #: Index shifts of the four tables read from u (slots 0, 2, 4, 6) and from t (1, 3, 5, 7).
 _SHIFTS = tuple(np.uint64(s) for s in (2, 10, 18, 26))
+
+
+#: Where each 6-bit chunk of a 48-bit round key sits (``frame.FRAME_KEY_CHUNKS``' chunks).
+_CHUNK_SHIFTS = np.arange(42, -1, -6, dtype=np.uint64)
+
+
+def frame_schedule(round_keys: np.ndarray) -> np.ndarray:
+    """``frame.frame_schedule`` without its kernel: the same chunk lookups, over every round key."""
+    chunks = (np.asarray(round_keys, np.uint64).reshape(-1, 1) >> _CHUNK_SHIFTS) & _M6
+    both = np.bitwise_or.reduce(FRAME_KEY_CHUNKS[np.arange(8), chunks], axis=1)
+    out = np.empty(2 * both.shape[0], dtype=np.uint32)
+    out[0::2] = both >> _B32
+    out[1::2] = both & _M32
+    return out
 
 
 def _delta_swaps(x: np.ndarray, steps) -> np.ndarray:

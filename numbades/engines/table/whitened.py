@@ -30,7 +30,7 @@ from .kernels_gen import KERNELS, val
 #: The default loop's one-block function (creates that variant's dispatchers, not its code).
 block_table = KERNELS["table"].block
 
-_INLINED_SOURCES_SHA256 = "365292b7a24beefbb5809e1490add8b1dddad56b98e52ca6e4ce2170a383f5e0"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "3e5cabca5fc068c019649256c8418b443df703487d552086fbcba7aeb8bd5fd9"  # see tools/stamp_kernel_sources.py
 
 _ONE = np.uint64(1)
 _B8 = np.uint64(8)
