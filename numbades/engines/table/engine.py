@@ -120,8 +120,8 @@ class TableEngine:
 
     def _numpy_serves(self, kernel: str, blocks: int) -> bool:
         """Whether ``numpy_rounds`` serves this call: few blocks, the kernel compiling aside."""
-        return (blocks <= NUMPY_MAX_BLOCKS and self.compiling_aside is not None
-                and not self._kernel_loaded(kernel) and self._compiling_aside())
+        return (blocks <= NUMPY_MAX_BLOCKS and not self._kernel_loaded(kernel)
+                and self._compiling_aside())
 
     def _compiling_aside(self) -> bool:
         """:attr:`compiling_aside`'s answer (False where it is not set)."""
@@ -140,7 +140,7 @@ class TableEngine:
         signatures = self._signatures()
 
         def whitened_kernels() -> None:  # PCBC, CFB-1 and DESX: one tiny call of each
-            form = Whitened(self.build_key_form(np.zeros(16, np.uint64)), 0, 0)
+            form = Whitened(frame_schedule(np.zeros(16, np.uint64)), 0, 0)
             self.chain(chains.CBC_ENCRYPT, _READ_ONLY_WORDS, np.zeros(1, np.uint64), form, True, 0)
             self.cfb8(_READ_ONLY_BYTES, np.zeros(1, np.uint8), form, 0, False)
 
@@ -155,8 +155,13 @@ class TableEngine:
             dispatcher, signature = signatures[kernel]
             return lambda: dispatcher.compile(signature)
 
+        def ecb() -> None:  # with the key form's kernel (never build_key_form's NumPy one)
+            frame_schedule(np.zeros(16, np.uint64))
+            compile_kernel("ecb")()
+
         groups: list[tuple[str, Callable[[], None]]] = [
-            *((kernel, compile_kernel(kernel)) for kernel in ("ecb", "chain", "cfb8")),
+            ("ecb", ecb),
+            *((kernel, compile_kernel(kernel)) for kernel in ("chain", "cfb8")),
             ("whitened", whitened_kernels),
             ("key rows", key_rows),
         ]
@@ -168,7 +173,8 @@ class TableEngine:
         if isinstance(keys, Whitened):
             _whitened_words(src, dst, keys, swap, chains.ECB_ENCRYPT, 0)
             return
-        if "ecb" not in self._loaded and self._numpy_serves("ecb", src.shape[0]):
+        if (self.compiling_aside is not None and "ecb" not in self._loaded
+                and self._numpy_serves("ecb", src.shape[0])):
             numpy_rounds.ecb(src, dst, keys, SPTRANS, swap)
             return
         self._kernels.ecb(src, dst, keys, self._table, swap)
@@ -178,8 +184,8 @@ class TableEngine:
             return state
         if isinstance(keys, Whitened) or chain in chains.PCBC:
             return _whitened_words(src, dst, keys, swap, chain, state)
-        if ("chain" not in self._loaded and numpy_rounds.serves(chain)
-                and self._numpy_serves("chain", src.shape[0])):
+        if (self.compiling_aside is not None and "chain" not in self._loaded
+                and numpy_rounds.serves(chain) and self._numpy_serves("chain", src.shape[0])):
             return numpy_rounds.chain(chain, src, dst, keys, SPTRANS, swap, state)
         return int(self._kernels.chain(src, dst, keys, self._table, swap, chain,
                                        np.uint64(state)))
