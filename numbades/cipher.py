@@ -11,15 +11,39 @@ from __future__ import annotations
 from typing import Any
 
 import numpy as np
+from numba import types
 
 from .des import keys as des_keys
-from .des.keyschedule import round_keys48
+from .des import keyschedule
 from .engines.base import Schedule
+from .engines.jit import loaded
+from .engines.registry import DEFAULT_TABLE_VARIANT, ENGINES
 from .modes import batch, oneshot
 from .modes.contexts import CipherContext, open_context
 from .tuning import policy
 
 Buffer = Any  # bytes, bytearray, memoryview, or a uint8 / uint64 NumPy array
+
+
+def _round_keys48(key: bytes) -> np.ndarray:
+    """``des.keyschedule.round_keys48``, its kernel loaded without Numba's registry refresh
+    (``engines.jit.loaded``); while that kernel is neither compiled nor cached and the default
+    table variant compiles in another process (a cold process, ``TableEngine.compiling_aside``),
+    ``round_keys48_numpy`` (the same tables, no compiler)."""
+    if not _schedule_loaded:
+        if loaded(keyschedule.round_keys48_into, _SCHEDULE_SIGNATURE):
+            _schedule_loaded.append(True)
+        elif (aside := ENGINES[DEFAULT_TABLE_VARIANT].compiling_aside) is not None and aside():
+            return keyschedule.round_keys48_numpy(key)
+    return keyschedule.round_keys48(key)
+
+
+_schedule_loaded: list[bool] = []  # the key-schedule kernel was found compiled or cached
+# round_keys48's call: the key word, PC1_BYTES, PC2_CHUNKS, SHIFTS (read-only tables), out
+_SCHEDULE_SIGNATURE = (types.uint64, types.Array(types.uint64, 2, "C", readonly=True),
+                       types.Array(types.uint64, 2, "C", readonly=True),
+                       types.Array(types.int64, 1, "C", readonly=True),
+                       types.Array(types.uint64, 1, "C"))
 
 
 def _key_bytes(key: Any, sizes: tuple[int, ...], what: str) -> bytes:
@@ -119,7 +143,7 @@ class DES(_BlockCipher):
         if check_parity and not des_keys.has_odd_parity(key):
             raise ValueError("key does not have odd parity (check_parity=True)")
         self._request = policy.resolve(variant)
-        self._schedule = Schedule(round_keys48(key))
+        self._schedule = Schedule(_round_keys48(key))
 
     def __repr__(self) -> str:  # never shows key material
         return f"numbades.DES(variant={self.variant!r})"
@@ -151,7 +175,7 @@ class TripleDES(_BlockCipher):
             )
         self.key_size = len(key)
         self._request = policy.resolve(variant)
-        ede = np.concatenate([round_keys48(k1), round_keys48(k2)[::-1], round_keys48(k3)])
+        ede = np.concatenate([_round_keys48(k1), _round_keys48(k2)[::-1], _round_keys48(k3)])
         self._schedule = Schedule(ede)
 
     def __repr__(self) -> str:  # never shows key material
@@ -180,7 +204,7 @@ class DESX(_BlockCipher):
             raise ValueError("key K (bytes 0-7) does not have odd parity (check_parity=True)")
         self._request = policy.resolve_desx(variant)
         whitening = (int.from_bytes(key[8:16], "big"), int.from_bytes(key[16:], "big"))
-        self._schedule = Schedule(round_keys48(key[:8]), whitening)
+        self._schedule = Schedule(_round_keys48(key[:8]), whitening)
 
     def __repr__(self) -> str:  # never shows key material
         return f"numbades.DESX(variant={self.variant!r})"

@@ -15,6 +15,14 @@ background process ``auto`` itself would start (``tuning.warmup``), so the
 command does not wait for kernels it does not time, and the cache ends up
 warm; with ``NUMBADES_BACKGROUND_COMPILE=0`` they compile before timing.
 
+Run from a source checkout's root with the package also installed (the
+README's first command: ``pip install . && python -m numbades opts``), the
+checkout's copy is the one imported, but later imports anywhere else load the
+installed one, whose kernels Numba caches beside *its* sources.  ``opts``
+then runs itself again from the installed package's directory
+(:func:`installed_elsewhere`), so it measures and warms the copy later
+imports load, and says so; ``--here`` measures the checkout's copy instead.
+
 ``run`` reads as its three steps: :func:`measure_all`, :func:`write_notes`,
 then :func:`render_text` or :func:`render_json`.
 """
@@ -22,13 +30,17 @@ then :func:`render_text` or :func:`render_json`.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
+import os
+import subprocess
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from multiprocessing import get_context
+from pathlib import Path
 from typing import TextIO
 
 import numpy as np
@@ -37,7 +49,7 @@ from ..engines import chains
 from ..engines.registry import BITSLICE, DEFAULT_TABLE_VARIANT, ENGINES, options, variants
 from ..tuning import machine, saved_choice, warmup
 from .asm import code_digest, identical_code_groups
-from .compile import cache_location, cache_note
+from .compile import cache_location, cache_note, installed_package
 from .measure import (
     KEY8,
     Progress,
@@ -143,13 +155,29 @@ def prepare(name: str, nbytes: int, full: bool) -> tuple[float, str | None]:
     ``opts``'s process, decides then).
     """
     start = time.perf_counter()
-    call, _ = _ecb_call(name, nbytes)
-    call()
+    with _compiling_here():
+        call, _ = _ecb_call(name, nbytes)
+        call()
     kernel = getattr(ENGINES[name], "ecb_kernel", None)
     digest = None if kernel is None else code_digest(kernel, copy=False)
     if full:
         ENGINES[name].warm_up()
     return time.perf_counter() - start, digest
+
+
+@contextlib.contextmanager
+def _compiling_here() -> Iterator[None]:
+    """Background compiles off for a while: the call compiles its kernels here, as timed
+    (on an empty cache the default table variant would otherwise serve it without them)."""
+    before = os.environ.get(warmup.ENV_BACKGROUND)
+    os.environ[warmup.ENV_BACKGROUND] = "0"
+    try:
+        yield
+    finally:
+        if before is None:
+            del os.environ[warmup.ENV_BACKGROUND]
+        else:
+            os.environ[warmup.ENV_BACKGROUND] = before
 
 
 def prepare_all(engines: Sequence[str], nbytes: int, full: set[str], jobs: int,
@@ -400,10 +428,66 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "for each, so that `auto` uses it on this machine",
     )
     parser.add_argument("--quiet", action="store_true", help="no progress display on stderr")
+    parser.add_argument(
+        "--here",
+        action="store_true",
+        help="run from a source checkout's root with numbades also installed: measure "
+        "(and warm) the checkout's copy, not the installed one later imports load",
+    )
+
+
+def installed_elsewhere() -> Path | None:
+    """``numbades/__init__.py`` of the installed copy ``opts`` should measure instead of this one.
+
+    That is when this process imported a source checkout's copy only because
+    it runs from the checkout's root (``python -m`` puts the current
+    directory first on ``sys.path``) and another copy is installed: later
+    imports from anywhere else load that one.  None when no other copy is
+    installed, or when the checkout is on ``PYTHONPATH`` (every import sees it).
+    """
+    installed = installed_package()
+    if installed is None:
+        return None
+    root = Path(__file__).resolve().parents[2]
+    if root != Path.cwd().resolve():
+        return None
+    path = os.environ.get("PYTHONPATH", "")
+    if any(Path(p).resolve() == root for p in path.split(os.pathsep) if p):
+        return None
+    return installed
+
+
+def _own_arguments(args: argparse.Namespace) -> list[str]:
+    """``args`` as ``opts`` command-line arguments (for running it again elsewhere)."""
+    flags = [f"--{name}" for name in ("json", "save", "quiet") if getattr(args, name)]
+    return [f"--seconds={args.seconds!r}", f"--size={args.size}", f"--threads={args.threads}",
+            *flags]
+
+
+def run_installed(installed: Path, args: argparse.Namespace, out: TextIO) -> int:
+    """Run ``opts`` (with ``--here``) in a child importing the ``installed`` copy; its status.
+
+    The child runs in the installed package's directory, so ``python -m``
+    finds that copy first; its report is copied to ``out``, its progress goes
+    straight to stderr.
+    """
+    if not args.quiet:
+        print(f"opts: measuring and warming the installed numbades ({installed.parent}), the "
+              f"copy later imports load; this directory's copy would warm only itself "
+              f"(--here measures it instead)", file=sys.stderr, flush=True)
+    child = subprocess.run([sys.executable, "-m", "numbades", "opts", *_own_arguments(args),
+                            "--here"], cwd=installed.parent.parent, stdout=subprocess.PIPE,
+                           text=True, check=False)
+    out.write(child.stdout)
+    out.flush()
+    return child.returncode
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Run ``opts``; 0 on success, 1 if an engine failed or disagreed."""
+    installed = None if getattr(args, "here", False) else installed_elsewhere()
+    if installed is not None:
+        return run_installed(installed, args, out)
     problem = set_threads(args.threads)
     if problem is None and args.save:  # before a minute of measuring, not after
         why = saved_choice.save_problem()

@@ -19,6 +19,7 @@ import numba
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.compiler_lock import global_compiler_lock
+from numba.core.runtime import rtsys
 from numba.extending import intrinsic, overload
 
 #: Decorator of the helpers kernels inline (each calls ``always_inline()`` first).
@@ -54,13 +55,22 @@ def loaded(dispatcher, signature: tuple) -> bool:
     under Numba's compiler lock; Numba offers no public "load only" call.  If
     anything about that internal interface differs, the answer is True and
     the kernel compiles when it is called, as it always did.
+
+    Unlike ``Dispatcher.compile`` it skips the refresh of Numba's typing and
+    lowering registries (about 0.15 s of a process's first kernel call, on
+    the critical path of a warm first call) but for what loaded machine code
+    calls into, Numba's runtime (NRT); the first compile of the process
+    still refreshes them all.
     """
     signature = tuple(signature)
     with global_compiler_lock:
         if signature in dispatcher.overloads:
             return True
         try:
-            compiled = dispatcher._cache.load_overload(signature, dispatcher.targetctx)
+            cache, context = dispatcher._cache, dispatcher.targetctx
+            rtsys.initialize(context)  # the one part of the refresh loaded code needs: NRT
+            load = getattr(cache, "_load_overload", cache.load_overload)  # no refresh
+            compiled = load(signature, context)
             if compiled is None:
                 return False
             if not compiled.objectmode:

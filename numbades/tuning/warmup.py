@@ -40,7 +40,8 @@ from multiprocessing import get_context
 from pathlib import Path
 
 from ..des.keyschedule import round_keys48
-from ..engines.registry import ENGINES
+from ..engines import chains
+from ..engines.registry import DEFAULT_TABLE_VARIANT, ENGINES
 from .saved_choice import user_cache_dir
 
 try:
@@ -66,7 +67,8 @@ def background_enabled() -> bool:
 
 
 def ready_or_started(name: str, chain: int,
-                     ready: Callable[[], bool] | None = None, first: str | None = None) -> bool:
+                     ready: Callable[[], bool] | None = None, first: str | None = None,
+                     *, aside: bool = False) -> bool:
     """True if engine ``name`` can serve ``chain`` now without compiling in the foreground.
 
     Otherwise (a slow engine, not compiled, background compiles on) makes
@@ -76,10 +78,11 @@ def ready_or_started(name: str, chain: int,
     compiles every kernel group of the engine either way, ``first`` (a group
     name of :func:`engine_groups`) before the others.  While a compile runs
     (this process's child or another's), the kernel counts as ready as soon
-    as it is in the cache: asked at most every ``RECHECK_SECONDS``.
+    as it is in the cache: asked at most every ``RECHECK_SECONDS``.  ``aside=True``
+    does the same for a quick engine (the default table variant's first calls).
     """
     engine = ENGINES[name]
-    if not engine.slow_to_compile or not background_enabled():
+    if not (engine.slow_to_compile or aside) or not background_enabled():
         return True
     is_ready = (lambda: engine.ready(chain)) if ready is None else ready
     what = (chain, getattr(ready, "__name__", None))
@@ -121,6 +124,22 @@ def _ready_while_compiling(name: str, what: object, is_ready: Callable[[], bool]
         return True
     _last_miss[name, what] = now
     return False
+
+
+def _table_compiling_aside() -> bool:
+    """The default table variant's :attr:`TableEngine.compiling_aside`: compiling in a child?
+
+    Once this process's child has ended, no: a kernel still not cached then
+    (an unwritable cache, a failed child) compiles in the foreground.
+    """
+    child = _children.get(DEFAULT_TABLE_VARIANT)
+    if child is not None and child.poll() is not None:
+        return False
+    return not ready_or_started(DEFAULT_TABLE_VARIANT, chains.ECB_ENCRYPT, lambda: False,
+                                aside=True)
+
+
+ENGINES[DEFAULT_TABLE_VARIANT].compiling_aside = _table_compiling_aside
 
 
 def compile_lock_path(name: str) -> Path:

@@ -63,7 +63,7 @@ class BitsliceEngine:
         if chain in self._ready:
             return True
         entry = _entry(chain)
-        if entry is None or loaded(*entry):
+        if entry is None or (loaded(*entry) and loaded(*_key_planes_entry())):  # no refresh
             self._ready.add(chain)
             return True
         return False
@@ -232,6 +232,14 @@ def _read_only(shape) -> np.ndarray:
     a = np.zeros(shape, np.uint64)
     a.flags.writeable = False
     return a
+
+
+@functools.cache
+def _key_planes_entry() -> tuple[object, tuple]:
+    """The key-form kernel every chain's first call runs (``lane_rounds.key_planes``): loaded
+    with the chain's kernel, so that neither call takes Numba's registry refresh (``jit.loaded``)."""
+    return lane_rounds._spread_bits, (typeof(np.zeros(1, np.uint64)),
+                                      typeof(np.zeros((1, 48), np.uint64)))
 
 
 @functools.cache

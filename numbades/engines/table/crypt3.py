@@ -32,7 +32,7 @@ from ..jit import always_inline, inline
 from .frame import FRAME_KEY_CHUNKS, SLOT_LAYOUT, SPTRANS, slot_positions
 from .ip_fp import join_from_frame
 
-_INLINED_SOURCES_SHA256 = "1cf96b39b673596d39e759511943c4a74a3fad6dd6d61254cf8075739e5af902"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "c3ea3d375bc41a869248cd759da5bebf5075aeccf46d54e67ed61a6e8e5ae904"  # see tools/stamp_kernel_sources.py
 
 #: E-expansion output bits a salt swaps: bit i with bit i + SALT_BITS.
 SALT_BITS = 24

@@ -19,12 +19,13 @@ the 48-bit round keys by chunk lookups (``frame_schedule``).
 """
 
 import numpy as np
-from numba import njit
+from numba import njit, types
 
 from ...des import fips
 from ...des.bits import chunk_tables, permute, rotl
+from ..jit import loaded
 
-_INLINED_SOURCES_SHA256 = "788be9ed3715e2edb30b14b432aad11a822a591197370e45df581aebcdeb42ae"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "a9ca830be1a233c075880e9b02cf7b669eecf139caee5bce56795ad8b5e2fe13"  # see tools/stamp_kernel_sources.py
 
 # The frame: R_frame = rotl32(R, FRAME_ROTATION), with R in FIPS order (bit 1 = MSB).
 FRAME_ROTATION = 7
@@ -79,6 +80,7 @@ def _slot_layout() -> tuple[tuple[int, tuple[int, ...]], ...]:
 
 
 SLOT_LAYOUT = _slot_layout()
+_SLOT_POSITIONS = tuple(slot_positions(slot) for slot in range(8))
 
 
 def sbox_input_from_index(slot: int, index: int) -> int:
@@ -110,9 +112,10 @@ def round_key_to_frame(k48: int) -> tuple[int, int]:
     ku = kt = 0
     for slot in range(8):
         box, e_positions = SLOT_LAYOUT[slot]
+        positions = _SLOT_POSITIONS[slot]
         for i, m in enumerate(e_positions):
             bit = (k48 >> (47 - (6 * box + m))) & 1
-            pos = slot_positions(slot)[i]
+            pos = positions[i]
             if slot % 2 == 0:
                 ku |= bit << pos
             else:
@@ -153,5 +156,19 @@ def frame_schedule(round_keys: np.ndarray) -> np.ndarray:
     """
     round_keys = np.ascontiguousarray(round_keys, dtype=np.uint64)
     out = np.empty(2 * round_keys.shape[0], dtype=np.uint32)
+    frame_schedule_ready()  # the first call: loaded without Numba's registry refresh
     _frame_schedule(round_keys, FRAME_KEY_CHUNKS, out)
     return out
+
+
+def frame_schedule_ready() -> bool:
+    """Whether ``frame_schedule``'s kernel is compiled or cached (then loaded, ``jit.loaded``)."""
+    if not _frame_schedule_loaded and loaded(_frame_schedule, _FRAME_SCHEDULE_SIGNATURE):
+        _frame_schedule_loaded.append(True)
+    return bool(_frame_schedule_loaded)
+
+
+_frame_schedule_loaded: list[bool] = []  # found compiled or cached (it stays loaded)
+_FRAME_SCHEDULE_SIGNATURE = (types.Array(types.uint64, 1, "C"),
+                             types.Array(types.uint64, 2, "C", readonly=True),
+                             types.Array(types.uint32, 1, "C"))
