@@ -229,7 +229,7 @@ def test_wrong_types_are_type_errors():
         payments.cvv(KEY_ARRAY, ["4000123412341234", 4000123412341234], "2612", "101")
     with pytest.raises(TypeError, match="uint8"):
         payments.cvv(KEY_ARRAY.astype(np.int64), "4000123412341234", "2612", "101")
-    with pytest.raises(TypeError, match="not a int64 array"):
+    with pytest.raises(TypeError, match="not a 1-D int64 array"):
         payments.visa_pvv(KEY_ARRAY, "1", np.array([1234]), "4000123412341234")
     with pytest.raises(TypeError, match="pan_pad"):
         payments.ibm3624_offset(KEY_ARRAY, TABLE, "1234", "4000123412341234", pan_pad=15)

@@ -10,10 +10,13 @@ Binary values (keys, KSNs, PIN blocks, ATCs, data rows, cryptograms) are
 bytes-like (a batch of one), a sequence of bytes-like (one per row) or a
 ``uint8`` array of shape ``(width,)`` (one) or ``(N, width)``; they leave as
 ``(N, width)`` arrays.  Digit strings (PANs, PINs, expiry dates, ...) are one
-``str``, a sequence of ``str`` or a 1-D NumPy ``U``/``S`` array; they leave
-as an ``(N, max_len)`` ``uint8`` array of digit values (0 past each row's
-end) with an ``(N,)`` array of lengths, never as Python strings.  An
-argument of one row serves every row of the batch.
+``str``, a sequence of ``str``, a 1-D NumPy ``U``/``S`` array, or a digit
+array: integers 0-9 of shape ``(N, L)`` (a value a row; ``(1, L)`` serves
+every row), a row shorter than ``L`` ending in ``-1`` padding (a 1-D
+integer array is refused: it may hold numbers, not digits); they leave as an
+``(N, max_len)`` ``uint8`` array of digit values (0 past each row's end)
+with an ``(N,)`` array of lengths, never as Python strings.  An argument
+of one row serves every row of the batch.
 """
 
 from __future__ import annotations
@@ -97,14 +100,34 @@ def spread(rows: np.ndarray, n: int) -> np.ndarray:
     return np.broadcast_to(rows, (n, *rows.shape[1:])) if rows.shape[0] != n else rows
 
 
+def _from_digit_array(rows: np.ndarray, name: str) -> np.ndarray:
+    """An ``(N, L)`` integer array of digits (a value a row) as an ``S<L>`` array.
+
+    Each row holds the values 0-9, then ``-1`` padding if it is shorter
+    than ``L``.  The characters are ``'0'``-``'9'``, padding becomes NUL (a
+    string's end), and anything else becomes a character that is no digit,
+    so the string checks refuse that row by number as for any other bad
+    string (a ``-1`` inside a row is a NUL inside a string: refused too).
+    """
+    if rows.shape[1] == 0:
+        return np.zeros(rows.shape[0], "S1")
+    valid = (rows >= 0) & (rows <= 9)
+    pad = rows == -1 if rows.dtype.kind == "i" else np.zeros(rows.shape, np.bool_)
+    chars = np.where(valid, rows + 48, np.where(pad, 0, 255)).astype(np.uint8)
+    return np.ascontiguousarray(chars).view(f"S{rows.shape[1]}").reshape(-1)
+
+
 def _strings(values: Any, name: str) -> np.ndarray:
     """A C-contiguous 1-D U or S array of the values (one str is a batch of one)."""
     if isinstance(values, str):
         return np.array([values])
     if isinstance(values, np.ndarray):
-        if values.dtype.kind not in "US":
-            raise TypeError(f"{name} must be str or a NumPy U/S array of decimal digits, "
-                            f"not a {values.dtype} array")
+        if values.dtype.kind in "iu" and values.ndim == 2:
+            return _from_digit_array(values, name)
+        if values.dtype.kind not in "US":  # a 1-D integer array may be numbers: refused
+            raise TypeError(f"{name} must be str, a NumPy U/S array of decimal digits or a "
+                            f"2-D integer array of digits 0-9 (a row per value), not a "
+                            f"{values.ndim}-D {values.dtype} array")
         if values.ndim > 1:
             raise ValueError(f"{name} must be one value or a 1-D array, got shape "
                              f"{values.shape}")
@@ -117,8 +140,8 @@ def _strings(values: Any, name: str) -> np.ndarray:
             raise TypeError(f"{name} must hold str values; {rows_named(wrong)} "
                             f"{'are' if wrong.sum() > 1 else 'is'} not str")
         return np.array(values, dtype=str) if values else np.zeros(0, "U1")
-    raise TypeError(f"{name} must be str, a sequence of str or a NumPy U/S array, "
-                    f"not {type(values).__name__}")
+    raise TypeError(f"{name} must be str, a sequence of str, a NumPy U/S array or an "
+                    f"integer array of digits, not {type(values).__name__}")
 
 
 def codes(values: Any, name: str) -> np.ndarray:
