@@ -19,7 +19,7 @@ from numba.cpython.unsafe.numbers import leading_zeros
 
 from ._kernels import _ALL, _shr, _top
 
-_INLINED_SOURCES_SHA256 = "3a01bdaae48edf42ab8c32681dec04a175d2c774f852ec6aeb49f5e28ca44b03"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "84d1e09330ef2ec8835d0eaea64bad87ebe71268e6974678b93a582c7c02f499"  # see tools/stamp_kernel_sources.py
 
 
 @njit(cache=True, nogil=True, inline="always")

@@ -23,7 +23,7 @@ from numba import njit
 
 from ._kernels import _ALL, _shr, _string
 
-_INLINED_SOURCES_SHA256 = "29b9482a1a2981a20e9cf1c51482023237bd0789d814c474519015fbd86f0db1"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "84d1e09330ef2ec8835d0eaea64bad87ebe71268e6974678b93a582c7c02f499"  # see tools/stamp_kernel_sources.py
 
 _U = np.uint64
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
