@@ -47,7 +47,7 @@ from .layout.simd_passes import (
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .rounds.lane_rounds import crypt_work
 
-_INLINED_SOURCES_SHA256 = "b2b52b86ac8260494b41cb1721d0f72206766d59818096b59854d7aeeb5fa946"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "27038f3a1fe6e7c915826b5f411ebd8e898004a48192bb09b3bad6e26c908a1b"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.

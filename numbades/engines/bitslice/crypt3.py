@@ -45,7 +45,7 @@ from .layout.transpose import (
 from .layout.wiring import SALT_PLANE0
 from .rounds.lane_rounds import rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "955542d405099dbc1d68b9d8ac78fd7c6702c29f728624cc39a92957d551b903"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f12f97c1fd2454c5dc6861bb9e1e02004c1f63ed1e39de91e09654e26e496f68"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

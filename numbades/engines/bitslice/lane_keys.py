@@ -32,7 +32,7 @@ from ...des.keybits import ROUND_KEY_BITS
 from ..chains import ECB_DECRYPT, ECB_ENCRYPT
 from ..jit import always_inline, arrays_do_not_overlap, inline
 from .cpu.vector_width import prefer_wide_vectors
-from .layout.prefetch import next_pass
+from .layout.prefetch import next_pass, with_inputs
 from .layout.simd_passes import PLAIN_ROWS, words_to_work, work_rows, work_to_words
 from .layout.transpose import (
     BLOCKS,
@@ -47,7 +47,7 @@ from .layout.transpose import (
 from .mode_kernels import many_group, many_scratch
 from .rounds.lane_rounds import gather_ip, rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "aba843ffe798f5028f8db64b28cc9e5c41f0e72aebfa8f9fdbfe625f39bf03ca"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "43a61c5b20bd0a656cbc2fbc4a20fff1e1a86f6526bba9664b0e018895dd4687"  # see tools/stamp_kernel_sources.py
 
 
 @inline
@@ -80,17 +80,27 @@ def key_table(passes: tuple[tuple[int, bool], ...]) -> np.ndarray:
 
 
 @numba.njit(nogil=True, cache=True)
-def crypt_lanes_work(w: np.ndarray, keys: tuple, ahead: tuple) -> None:
+def _crypt_lanes_fetching(w: np.ndarray, keys: tuple, ahead: tuple) -> None:
     """The rounds on the work array ``w`` (IP order, flat), lane by lane under its own key.
 
-    ``keys`` = (table, key planes); ``ahead``: the caller's next pass, fetched
-    meanwhile (as ``lane_rounds.crypt_work``).  Not inlined: the one compiled
-    copy of the key-per-lane round code, which every kernel here shares.
+    ``keys`` = (table, key planes); ``ahead``: the caller's next pass and
+    three more inputs (``prefetch.with_inputs``: its keys), fetched
+    meanwhile.  Not inlined: the one compiled copy of the key-per-lane round
+    code, which every kernel here shares.
     """
     prefer_wide_vectors()
     arrays_do_not_overlap()
     table, kp = keys
     rounds_on(w, table, kp, lane_key_bit, lane_key_bit, ahead)
+
+
+@inline
+def crypt_lanes_work(w: np.ndarray, keys: tuple, ahead: tuple) -> None:
+    """:func:`_crypt_lanes_fetching` for callers whose ``ahead`` (``prefetch.next_pass``)
+    names no keys: the rounds on the work array under a key per lane."""
+    always_inline()
+    prefer_wide_vectors()
+    _crypt_lanes_fetching(w, keys, ahead + (ahead[0], ahead[0], ahead[0]))  # noqa: RUF005
 
 
 @numba.njit(nogil=True, cache=True)
@@ -122,7 +132,7 @@ def load_key_planes(key_words: np.ndarray, m0: int, count: int, kp: np.ndarray) 
         transpose64(planes)
 
 
-@inline
+@numba.njit(nogil=True, cache=True)
 def _key_sets_planes(key_sets: np.ndarray, m0: int, count: int, kp: np.ndarray,
                      buf: np.ndarray) -> None:
     """Key planes of keys m0 .. m0+count-1 of each key set: ``key_sets[s]`` into ``kp[s]``.
@@ -131,9 +141,11 @@ def _key_sets_planes(key_sets: np.ndarray, m0: int, count: int, kp: np.ndarray,
     full pass is transposed as it is read (``simd_passes.words_to_work``
     with every plane in its own row, through scratch ``buf``); a short last
     pass is copied and transposed in place, missing lanes key zero.
+    Compiled on its own, like ``_fused_column_pass``: inlined into the group
+    loop, LLVM vectorized the transposes worse (they took twice as long).
     """
-    always_inline()
     prefer_wide_vectors()
+    arrays_do_not_overlap()
     for key_set in range(key_sets.shape[0]):
         if count == BLOCKS:
             words_to_work(key_sets[key_set], m0, buf.reshape(BLOCKS), PLAIN_ROWS, PLAIN_ROWS,
@@ -159,14 +171,21 @@ def _ecb_column(src, dst, m0, count, keys, xor, buf, work) -> None:
 
 
 @numba.njit(nogil=True, cache=True)
-def _fused_column_pass(src, dst, m0, keys, rows, buf, work) -> None:
+def _fused_column_pass(src, dst, m0, keys, key_sets, rows, buf, work) -> None:
     """ECB of one-block rows m0 .. m0+BLOCKS-1, a full pass: ``lane_rounds._fused_ecb_pass``
     with keys per lane (the transposes read ``src`` and write ``dst`` directly).
+
+    The rounds fetch the next pass's words of ``src``, ``dst`` and every
+    key set of ``key_sets`` (``prefetch.with_inputs``; without the keys,
+    one block under each of 1 M keys took 1.41x the one-key ECB's time
+    instead of 1.27-1.35x, AVX-512, medians of CPU time under load).
     """
     prefer_wide_vectors()
     flat = buf.reshape(BLOCKS)
     words_to_work(src, m0, flat, PLAIN_ROWS, rows, work)
-    crypt_lanes_work(work, keys, next_pass(src, dst, m0 + BLOCKS))
+    ahead = with_inputs(next_pass(src, dst, m0 + BLOCKS), key_sets, m0 + BLOCKS,
+                        key_sets.shape[0])
+    _crypt_lanes_fetching(work, keys, ahead)
     work_to_words(work, rows, flat, PLAIN_ROWS, dst, m0, None, 0)
 
 
@@ -185,8 +204,8 @@ def _lanes_many(src2d, dst2d, key_sets, table, ivs, mode, xor) -> None:
         count = min(BLOCKS, m - m0)
         _key_sets_planes(key_sets, m0, count, kp, key_buf)
         if one_column and count == BLOCKS:  # one block per key (key check values): ECB
-            _fused_column_pass(src2d.reshape(m), dst2d.reshape(m), m0, (table, flat), rows,
-                               tiles[0], work)
+            _fused_column_pass(src2d.reshape(m), dst2d.reshape(m), m0, (table, flat), key_sets,
+                               rows, tiles[0], work)
         elif one_column:
             _ecb_column(src2d.reshape(m), dst2d.reshape(m), m0, count, (table, flat), xor,
                         tiles[0], work)

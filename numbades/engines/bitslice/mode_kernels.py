@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "a4902a501e6b14213503c9af97d9d22502f471e49986297b005acaf8e0ccdb72"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "dcef527f778b60ab94a2c93a74d394192f2ec494972a1a908baaf68b0fe68a09"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

@@ -49,7 +49,7 @@ from ..layout.wiring import IP_PLANE as _IP_PLANE
 # (``lane_keys``, ``crypt3`` and ``cbc_mac`` import it from here)
 from .simd_rounds import fixed_key_bit, rounds_on
 
-_INLINED_SOURCES_SHA256 = "7e7ad6393350861e9658a13d2e24f1b551c19c856d16953b07cd1ac89246e117"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "e5011878aa04da1121e5e630ad84c5ec5cba7571efcbc6d485cc20e8a2027091"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)
