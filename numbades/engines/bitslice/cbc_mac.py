@@ -47,7 +47,7 @@ from .layout.simd_passes import (
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .rounds.lane_rounds import crypt_work
 
-_INLINED_SOURCES_SHA256 = "27038f3a1fe6e7c915826b5f411ebd8e898004a48192bb09b3bad6e26c908a1b"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f259f6bf6c9ab099a8c19e88f07a7aa1557fba79317797f73d4f424025d15dbb"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.

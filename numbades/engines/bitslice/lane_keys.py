@@ -41,6 +41,7 @@ from .layout.transpose import (
     aligned_words,
     load_words,
     new_planes,
+    new_work,
     store_words,
     transpose64,
 )
@@ -189,29 +190,47 @@ def _fused_column_pass(src, dst, m0, keys, key_sets, rows, buf, work) -> None:
     work_to_words(work, rows, flat, PLAIN_ROWS, dst, m0, None, 0)
 
 
+@inline
+def _lanes_column(src, dst, key_sets, table, xor, kp, key_buf) -> None:
+    """ECB of one-block rows ``src`` (flat words) into ``dst``, row i under key i.
+
+    Scratch is one plane array and the work array (``many_group``'s tiles
+    and chaining planes, allocated and zeroed per call, are not needed).
+    """
+    always_inline()
+    prefer_wide_vectors()
+    m = src.shape[0]
+    flat = kp.reshape(kp.size)
+    rows = work_rows(xor)
+    buf = new_planes()
+    work = new_work()
+    for m0 in range(0, m, BLOCKS):
+        count = min(BLOCKS, m - m0)
+        _key_sets_planes(key_sets, m0, count, kp, key_buf)
+        if count == BLOCKS:
+            _fused_column_pass(src, dst, m0, (table, flat), key_sets, rows, buf, work)
+        else:
+            _ecb_column(src, dst, m0, count, (table, flat), xor, buf, work)
+
+
 @numba.njit(nogil=True, cache=True)
 def _lanes_many(src2d, dst2d, key_sets, table, ivs, mode, xor) -> None:
     prefer_wide_vectors()
     m = src2d.shape[0]
     sets = key_sets.shape[0]
-    tiles, s, t, iv_planes, work = many_scratch()
     kp = aligned_words(sets * BLOCKS).reshape(sets, 64, LANES)
     flat = kp.reshape(sets * BLOCKS)
     key_buf = new_planes()
-    rows = work_rows(xor)
-    one_column = src2d.shape[1] == 1 and (mode == ECB_ENCRYPT or mode == ECB_DECRYPT)  # noqa: SIM109
+    if src2d.shape[1] == 1 and (mode == ECB_ENCRYPT or mode == ECB_DECRYPT):  # noqa: SIM109
+        # one block per key (key check values): ECB passes, transposed as they are read
+        _lanes_column(src2d.reshape(m), dst2d.reshape(m), key_sets, table, xor, kp, key_buf)
+        return
+    tiles, s, t, iv_planes, work = many_scratch()
     for m0 in range(0, m, BLOCKS):
         count = min(BLOCKS, m - m0)
         _key_sets_planes(key_sets, m0, count, kp, key_buf)
-        if one_column and count == BLOCKS:  # one block per key (key check values): ECB
-            _fused_column_pass(src2d.reshape(m), dst2d.reshape(m), m0, (table, flat), key_sets,
-                               rows, tiles[0], work)
-        elif one_column:
-            _ecb_column(src2d.reshape(m), dst2d.reshape(m), m0, count, (table, flat), xor,
-                        tiles[0], work)
-        else:
-            many_group(src2d, dst2d, m0, count, crypt_lanes_into, (table, flat), ivs, mode, xor,
-                       tiles, s, t, iv_planes, work)
+        many_group(src2d, dst2d, m0, count, crypt_lanes_into, (table, flat), ivs, mode, xor,
+                   tiles, s, t, iv_planes, work)
 
 
 def lanes_many(src2d: np.ndarray, dst2d: np.ndarray, key_words: np.ndarray,
