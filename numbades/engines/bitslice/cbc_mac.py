@@ -47,7 +47,7 @@ from .layout.simd_passes import (
 from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .rounds.lane_rounds import crypt_work
 
-_INLINED_SOURCES_SHA256 = "f259f6bf6c9ab099a8c19e88f07a7aa1557fba79317797f73d4f424025d15dbb"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "db3b4c100c15b70aea27b454f4b6f3748cfd0b7635e63378cec02dce8f94d938"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.

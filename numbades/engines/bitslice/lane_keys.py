@@ -143,7 +143,8 @@ def _key_sets_planes(key_sets: np.ndarray, m0: int, count: int, kp: np.ndarray,
     with every plane in its own row, through scratch ``buf``); a short last
     pass is copied and transposed in place, missing lanes key zero.
     Compiled on its own, like ``_fused_column_pass``: inlined into the group
-    loop, LLVM vectorized the transposes worse (they took twice as long).
+    loop, LLVM vectorized the transposes worse (one block under each of a
+    million keys took 1.31x the one-key ECB's time inlined, 1.23x apart).
     """
     prefer_wide_vectors()
     arrays_do_not_overlap()
