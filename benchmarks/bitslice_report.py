@@ -6,7 +6,8 @@ Prints, each figure from this one run:
 * **SIMD**: the vector registers and instructions LLVM emitted for the round
   code (``inspect_asm`` of the shared round kernel, compiled afresh):
   xmm/ymm/zmm, and whether ``vpternlogq`` (AVX-512's 3-input functions)
-  appears;
+  appears; per iteration of the S-box loops, the vector logic operations and
+  the vector stores and loads to the stack (register spills and reloads);
 * **compile time**: a fresh process with an empty Numba cache, then one with
   the cache it filled (import, then one 4 KiB bitslice encryption);
 * **where a pass goes**: the rounds alone against a whole ECB pass (the rest
@@ -84,24 +85,67 @@ MiB = 1024 * 1024
 # ---------------------------------------------------------------- SIMD
 
 
-def simd_counts() -> tuple[dict[str, int], collections.Counter[str]]:
-    """Vector register references and vector instruction counts of the round code.
-
-    The round kernel is compiled afresh here (a copy without ``cache=True``):
-    a kernel loaded from Numba's cache has no assembly to inspect.
-    """
+def round_asm() -> str:
+    """The assembly of the shared round kernel, compiled afresh here (a copy without
+    ``cache=True``: a kernel loaded from Numba's cache has no assembly to inspect)."""
     fresh = numba.njit(nogil=True)(_bitslice.crypt_work.py_func)
     work = np.zeros(64 * _bitslice.LANES, np.uint64)
     fresh(work, _bitslice.key_planes(_keyschedule.round_keys48(KEY)), NOTHING_AHEAD)
-    asm = "\n".join(fresh.inspect_asm().values())
+    return "\n".join(fresh.inspect_asm().values())
+
+
+def simd_counts(asm: str | None = None) -> tuple[dict[str, int], collections.Counter[str]]:
+    """Vector register references and vector instruction counts of the round code
+    (``asm``, by default :func:`round_asm`)."""
+    asm = round_asm() if asm is None else asm
     ops = collections.Counter(m.group(1) for m in re.finditer(r"^\s+(v\w+)\s", asm, re.MULTILINE))
     regs = {r: asm.count(f"%{r}") for r in ("xmm", "ymm", "zmm")}
     return regs, ops
 
 
+_LOGIC = re.compile(r"\s+vp(and|andn|or|xor|ternlog)[dq]?\s")
+_TO_STACK = re.compile(r"mm\d+, -?\d*\(%rsp\)")
+
+
+def sbox_loops(asm: str) -> list[tuple[int, int, int]]:
+    """(vector logic operations, vector stores to the stack, vector loads from it) per
+    iteration of each S-box loop: an aligned block ending in a branch back to its start,
+    with no other branch and at least 16 logic operations (the rounds' only such loops)."""
+    lines = asm.splitlines()
+    starts = {line[:-1]: i for i, line in enumerate(lines)
+              if line.startswith(".LBB") and line.endswith(":") and ".p2align" in lines[i - 1]}
+    loops = []
+    for i, line in enumerate(lines):
+        jump = re.match(r"\s+j\w+\s+(\.LBB\w+)$", line)
+        if not jump or starts.get(jump.group(1), i) >= i:
+            continue
+        body = [x for x in lines[starts[jump.group(1)]:i] if x.startswith("\t")
+                and not x.lstrip().startswith(".")]
+        logic = sum(1 for x in body if _LOGIC.match(x))
+        if logic < 16 or any(x.lstrip().startswith("j") for x in body):
+            continue
+        stack = [x for x in body if "(%rsp)" in x and "mm" in x]
+        stores = sum(1 for x in stack if _TO_STACK.search(x))
+        loops.append((logic, stores, len(stack) - stores))
+    return loops
+
+
+def sbox_loop_reading(asm: str) -> str:
+    """The S-box loops' vector logic operations and stack traffic per iteration, averaged."""
+    loops = sbox_loops(asm)
+    if not loops:
+        return "S-box loops: none found in the assembly"
+    n = len(loops)
+    logic, stores, loads = (sum(loop[k] for loop in loops) / n for k in range(3))
+    return (f"S-box loops: {n}, per iteration {logic:.1f} vector logic operations, "
+            f"{stores:.2f} vector stores to the stack (spills), {loads:.2f} loads from it "
+            "(reloads: spilled values, loop-invariant key masks)")
+
+
 def simd_reading() -> list[str]:
-    """Vector register use and the commonest vector instructions of the round code."""
-    regs, ops = simd_counts()
+    """Vector register use, the commonest vector instructions and the S-box loops of the round code."""
+    asm = round_asm()
+    regs, ops = simd_counts(asm)
     top = ", ".join(f"{op} {n}" for op, n in ops.most_common(6))
     return [
         (
@@ -111,6 +155,7 @@ def simd_reading() -> list[str]:
         "register references: " + ", ".join(f"{r} {n}" for r, n in regs.items()),
         f"vpternlogq: {ops.get('vpternlogq', 0)}; commonest vector instructions: {top}",
         f"S-box circuits: {_circuits_reading()}",
+        sbox_loop_reading(asm),
     ]
 
 

@@ -11,10 +11,12 @@ S-box slots of 16 rounds cover the ``BLOCKS`` words of the next pass (with
 48 rounds, 3DES, each line is asked for three times; the later requests
 hit the cache).
 
-What to fetch travels as one tuple of three words, ``ahead``: the byte
+What to fetch travels as one tuple of words, ``ahead``: the byte
 addresses of the next pass's input and output and its word count (0:
-nothing to fetch), so the shared round kernel compiles once whatever arrays
-its callers stream.  The requests are hints: never past the next pass,
+nothing to fetch), then the addresses of any further inputs read word for
+word alongside (a key per lane: the next pass's keys, ``with_inputs``),
+so the shared round kernel compiles once whatever arrays its callers
+stream.  The requests are hints: never past the next pass,
 never a fault, and results cannot depend on them.
 
 DES-ECB, 32 MiB into a separate output, one core of an AVX-512 host:
@@ -65,10 +67,31 @@ def prefetch_slot(ahead: tuple, at: int) -> None:
     """Ask for words ``at`` .. ``at + 15`` of the next pass: input to read, output to write."""
     always_inline()
     prefer_wide_vectors()
-    for word in (at, at + 8):  # two 64-byte lines
-        if word < ahead[2]:
-            prefetch(ahead[0] + np.uint64(8 * word), False)
-            prefetch(ahead[1] + np.uint64(8 * word), True)
+    for word in (np.uint64(at), np.uint64(at + 8)):  # two 64-byte lines
+        if word < ahead[2]:  # both unsigned (int against uint64 compares as float64)
+            prefetch(ahead[0] + np.uint64(8) * word, False)
+            prefetch(ahead[1] + np.uint64(8) * word, True)
+            for i in range(3, len(ahead)):  # further inputs (a constant trip count: unrolled)
+                prefetch(ahead[i] + np.uint64(8) * word, False)
+
+
+@inline
+def with_inputs(ahead: tuple, inputs: np.ndarray, start: int, sets: int) -> tuple:
+    """``ahead`` and the next pass's words of three more inputs: rows ``0 .. sets - 1`` of the
+    C-contiguous 2-D ``inputs``, from word ``start`` (row ``sets - 1`` again past the last).
+
+    Three, so the kernel compiles once for single DES (one key set) and
+    Triple-DES (three).  Nothing more to fetch where ``ahead`` has nothing.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    # ``+``, not ``(*ahead, ...)``: Numba builds the latter as a tuple of int64.
+    if ahead[2] == np.uint64(0):
+        return ahead + (ahead[0], ahead[0], ahead[0])  # noqa: RUF005
+    base = np.uint64(inputs.ctypes.data + 8 * start)
+    row = np.uint64(8 * inputs.shape[1])
+    last = np.uint64(sets - 1)
+    return ahead + (base, base + row * min(np.uint64(1), last), base + row * last)  # noqa: RUF005
 
 
 @inline
