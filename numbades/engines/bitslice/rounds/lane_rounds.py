@@ -49,7 +49,7 @@ from ..layout.wiring import IP_PLANE as _IP_PLANE
 # (``lane_keys``, ``crypt3`` and ``cbc_mac`` import it from here)
 from .simd_rounds import fixed_key_bit, rounds_on
 
-_INLINED_SOURCES_SHA256 = "ad1d73e47d927fdf1078b5bf8540c034c35d1b711c384d73dba2ae9829a70094"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "0960ec645a43c90dba2eec63fe364a709922767d6b84cda2b40ed4b20b64b910"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)
