@@ -16,3 +16,5 @@ TABLE_KERNELS = PACKAGE / "engines" / "table" / "kernels_gen.py"
 SBOX_CIRCUITS = PACKAGE / "engines" / "bitslice" / "sboxes" / "sbox_circuits_gen.py"
 #: The 3-input-LUT S-box programs (:mod:`tools.gen_sbox_luts`).
 SBOX_LUTS = PACKAGE / "engines" / "bitslice" / "sboxes" / "sbox_luts_gen.py"
+#: The 2-input gate circuits with their NOTs folded into the inputs (:mod:`tools.gen_sbox_folded`).
+SBOX_FOLDED = PACKAGE / "engines" / "bitslice" / "sboxes" / "sbox_folded_gen.py"

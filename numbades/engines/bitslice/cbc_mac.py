@@ -48,7 +48,7 @@ from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .mode_kernels import once_inline
 from .rounds.lane_rounds import crypt_work
 
-_INLINED_SOURCES_SHA256 = "f16f4285dfb8a1fab435de82e8be0fa0bfcf751fcfe1396fa5f1d9d9598b5458"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f8692e48d848a742340296db1a50e40b7c768fefddeee6362821aea95b3afed9"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.

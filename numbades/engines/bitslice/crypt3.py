@@ -50,7 +50,7 @@ from .layout.wiring import SALT_PLANE0
 from .rounds.lane_rounds import scatter_fp
 from .rounds.simd_rounds import salted_rounds_on
 
-_INLINED_SOURCES_SHA256 = "1bd3529c27afd397d8298360780afbfae6b6a4e7249e27f173f87ba6b106f051"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "34e6afa3499dace02b4c436a2fef5f0f558851487eb96041463eecabcef24fdd"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "53d6001eb567633ccb8e9557db27b34f1d84af4a0a7c27569a24297c4ba2caf5"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "c3858d616545705c984bedc4fc195c6007c9b5639b6788a9f00d33a52de13830"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

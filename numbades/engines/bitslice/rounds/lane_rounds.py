@@ -19,8 +19,9 @@ reversed keys decrypt.  No branch or memory index depends on key or data.
 The rounds themselves are ``simd_rounds.rounds_on`` (explicit vectors on
 every target), re-exported here for the kernels with a key per lane
 (``lane_keys``, ``crypt3``, ``cbc_mac``), which specialise it by their input
-functions; under one key they run in ``crypt_work`` with
-``simd_rounds.fixed_key_bit``.  What stays lane loops for LLVM to vectorise
+functions; under one key they run in ``crypt_work`` as
+``simd_rounds.one_key_rounds_on``, whose S-boxes take some inputs
+complemented through the key masks (``key_planes``).  What stays lane loops for LLVM to vectorise
 here is the IP and FP renaming (``gather_ip``, ``scatter_fp``).
 """
 
@@ -44,12 +45,17 @@ from ..layout.transpose import (
     transpose64,
 )
 from ..layout.wiring import IP_PLANE as _IP_PLANE
+from ..sboxes.dispatch import input_complement
+
+#: XORed into every one-key mask: the S-box inputs the one-key circuits take
+#: complemented (their NOTs, folded into the key; all zero with AVX-512).
+_INPUT_COMPLEMENT = input_complement()
 
 # rounds_on: the round code of every kernel, explicit vectors on every target
 # (``lane_keys``, ``crypt3`` and ``cbc_mac`` import it from here)
-from .simd_rounds import fixed_key_bit, rounds_on
+from .simd_rounds import one_key_rounds_on
 
-_INLINED_SOURCES_SHA256 = "0960ec645a43c90dba2eec63fe364a709922767d6b84cda2b40ed4b20b64b910"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "eda3292ececd70e7f9e1a24e96e4cfb824f293564ba2aa23bb3ecb78744b76db"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)
@@ -57,7 +63,7 @@ def _spread_bits(round_keys: np.ndarray, out: np.ndarray) -> None:
     for r in range(round_keys.shape[0]):
         k = round_keys[r]
         for j in range(48):
-            out[r, j] = np.uint64(0) - ((k >> np.uint64(47 - j)) & np.uint64(1))
+            out[r, j] = (np.uint64(0) - ((k >> np.uint64(47 - j)) & np.uint64(1))) ^ _INPUT_COMPLEMENT[j]
 
 
 def key_planes(round_keys48: np.ndarray) -> np.ndarray:
@@ -65,8 +71,11 @@ def key_planes(round_keys48: np.ndarray) -> np.ndarray:
 
     Element [r, j] is all-ones if FIPS bit j + 1 of round key r (integer bit
     47 - j) is set, else zero: XORing it into a plane flips that bit in every
-    block at once.  One small kernel call (a new key's bitslice set-up is on
-    the path of its first block).
+    block at once.  Then complemented where the one-key S-box circuits take
+    input j complemented (``dispatch.input_complement``: their NOTs, folded
+    into the key; none with AVX-512), so these masks are for
+    ``simd_rounds.one_key_rounds_on`` only.  One small kernel call (a new
+    key's bitslice set-up is on the path of its first block).
     """
     rk = np.ascontiguousarray(round_keys48, dtype=np.uint64).reshape(-1)
     out = np.empty((rk.shape[0], 48), dtype=np.uint64)
@@ -110,7 +119,7 @@ def crypt_work(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
     caches.
     """
     prefer_wide_vectors()
-    rounds_on(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit, ahead)
+    one_key_rounds_on(w, kplanes, ahead)
 
 
 @numba.njit(nogil=True, cache=True)

@@ -37,7 +37,7 @@ from ..cpu.vector_width import prefer_wide_vectors
 from ..layout.prefetch import WORDS_PER_SLOT, prefetch_slot, round_slots
 from ..layout.transpose import LANES
 from ..layout.wiring import E_PARTNER_ROW, E_ROW, P_ROW, SALT_PLANE
-from ..sboxes.dispatch import sbox_function, vector_circuits
+from ..sboxes.dispatch import one_key_circuits, sbox_function, vector_circuits
 
 _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
 
@@ -46,34 +46,61 @@ _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
 #: operator per gate elsewhere (``dispatch.vector_circuits``).
 _sbox = sbox_function(vector_circuits())
 
+#: The S-boxes under one key: on AVX2 without NOTs, for the inputs the key
+#: masks complement (``dispatch.one_key_circuits``, ``lane_rounds.key_planes``).
+_one_key_sbox = sbox_function(one_key_circuits())
+
 
 @inline
-def fixed_key_bit(w, kp, e, a, k, m, lane):
-    """S-box input bits under one key: ``k`` is the key bit as a mask, the same in every lane.
+def key_entry(kr: np.ndarray, j: int):
+    """Round-key entry ``j`` as the input functions of a key per lane take it: a plane offset."""
+    always_inline()
+    prefer_wide_vectors()
+    return kr[j]
 
-    The broadcast is loop-invariant: LLVM hoists it out of the box's loop.
+
+@inline
+def key_vector(kr: np.ndarray, j: int):
+    """Round-key entry ``j`` (one key's mask) in every lane, read and broadcast in one step.
+
+    Read and broadcast together, LLVM emits one ``vpbroadcastq`` from memory
+    (a load, no vector ALU): read first and broadcast later, it took a
+    ``vmovq`` and a register ``vpbroadcastq`` per key bit per S-box.
     """
     always_inline()
     prefer_wide_vectors()
-    return w[e + lane] ^ splat(k)
+    return splat(kr[j])
+
+
+@inline
+def fixed_key_bit(w, kp, e, a, k, m, lane):
+    """S-box input bits under one key: ``k`` is the key bit as a vector mask (``key_vector``).
+
+    Loop-invariant: it stays in a register or on the stack across the box's loop.
+    """
+    always_inline()
+    prefer_wide_vectors()
+    return w[e + lane] ^ k
 
 
 @inline
 def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int,
-         xin, ahead: tuple, first: int) -> None:
+         xin, ahead: tuple, first: int, kread, sbox) -> None:
     """S-box ``box`` of a round: L[P rows] ^= S(E(R) ^ key bits), one vector of lanes per step.
 
     ``t`` and ``s`` are the offsets of the target (L) and source (R) halves;
     constant after inlining, like ``box``, so every row offset folds.  The
-    round's key entries ``kr[j]`` are read before the loop; ``kp`` is
-    whatever ``xin`` reads per lane (key and salt planes).  The box also
+    round's key entries are read before the loop by ``kread`` (``key_entry``
+    or ``key_vector``); ``kp`` is whatever ``xin`` reads per lane (key and
+    salt planes); ``sbox`` is ``_sbox`` or, under one key, ``_one_key_sbox``.  The box also
     fetches its slot of the next pass (``prefetch``), from word ``first`` of
     the round's slots.
     """
     always_inline()
     prefer_wide_vectors()
     j = 6 * box
-    k1, k2, k3, k4, k5, k6 = kr[j], kr[j + 1], kr[j + 2], kr[j + 3], kr[j + 4], kr[j + 5]
+    k1, k2, k3 = kread(kr, j), kread(kr, j + 1), kread(kr, j + 2)
+    k4, k5, k6 = kread(kr, j + 3), kread(kr, j + 4), kread(kr, j + 5)
     e1, e2, e3 = s + E_ROW[j] * LANES, s + E_ROW[j + 1] * LANES, s + E_ROW[j + 2] * LANES
     e4, e5, e6 = s + E_ROW[j + 3] * LANES, s + E_ROW[j + 4] * LANES, s + E_ROW[j + 5] * LANES
     a1, a2 = s + E_PARTNER_ROW[j] * LANES, s + E_PARTNER_ROW[j + 1] * LANES
@@ -91,9 +118,9 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int
     lanes = w.shape[0] // 64
     prefetch_slot(ahead, first + WORDS_PER_SLOT * box)
     for lane in range(0, lanes, LANES_PER_VECTOR):
-        o = _sbox(box, (xin(wv, kv, e1, a1, k1, m1, lane), xin(wv, kv, e2, a2, k2, m2, lane),
-                        xin(wv, kv, e3, a3, k3, m3, lane), xin(wv, kv, e4, a4, k4, m4, lane),
-                        xin(wv, kv, e5, a5, k5, m5, lane), xin(wv, kv, e6, a6, k6, m6, lane)))
+        o = sbox(box, (xin(wv, kv, e1, a1, k1, m1, lane), xin(wv, kv, e2, a2, k2, m2, lane),
+                       xin(wv, kv, e3, a3, k3, m3, lane), xin(wv, kv, e4, a4, k4, m4, lane),
+                       xin(wv, kv, e5, a5, k5, m5, lane), xin(wv, kv, e6, a6, k6, m6, lane)))
         store(w, p1 + lane, xor(load(w, p1 + lane), o[0]))
         store(w, p2 + lane, xor(load(w, p2 + lane), o[1]))
         store(w, p3 + lane, xor(load(w, p3 + lane), o[2]))
@@ -102,7 +129,7 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int
 
 @inline
 def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, xin_a, xin_b,
-           ahead: tuple, first: int) -> None:
+           ahead: tuple, first: int, kread, sbox) -> None:
     """One Feistel round in place on the flat work array: L ^= P(S(E(R) ^ K)).
 
     S-boxes 1, 2, 5, 6 (E bits 0-11 and 24-35, the ones crypt(3)'s 12-bit salt
@@ -113,14 +140,14 @@ def _round(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, xin_a,
     """
     always_inline()
     prefer_wide_vectors()
-    _box(w, t, s, kr, kp, np.int64(0), xin_a, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(1), xin_a, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(2), xin_b, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(3), xin_b, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(4), xin_a, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(5), xin_a, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(6), xin_b, ahead, first)
-    _box(w, t, s, kr, kp, np.int64(7), xin_b, ahead, first)
+    _box(w, t, s, kr, kp, np.int64(0), xin_a, ahead, first, kread, sbox)
+    _box(w, t, s, kr, kp, np.int64(1), xin_a, ahead, first, kread, sbox)
+    _box(w, t, s, kr, kp, np.int64(2), xin_b, ahead, first, kread, sbox)
+    _box(w, t, s, kr, kp, np.int64(3), xin_b, ahead, first, kread, sbox)
+    _box(w, t, s, kr, kp, np.int64(4), xin_a, ahead, first, kread, sbox)
+    _box(w, t, s, kr, kp, np.int64(5), xin_a, ahead, first, kread, sbox)
+    _box(w, t, s, kr, kp, np.int64(6), xin_b, ahead, first, kread, sbox)
+    _box(w, t, s, kr, kp, np.int64(7), xin_b, ahead, first, kread, sbox)
 
 
 @inline
@@ -137,6 +164,28 @@ def _swap_halves(w: np.ndarray) -> None:
 @inline
 def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b,
               ahead: tuple) -> None:
+    """``_rounds_with`` for input functions that take plane offsets (a key per lane)."""
+    always_inline()
+    prefer_wide_vectors()
+    _rounds_with(w, kplanes, kp, xin_a, xin_b, ahead, key_entry, _sbox)
+
+
+@inline
+def one_key_rounds_on(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
+    """The rounds under one key (``lane_rounds.key_planes``' masks): ``_rounds_with``, NOTs folded.
+
+    The S-boxes are ``_one_key_sbox``, whose complemented inputs the key
+    masks deliver (``dispatch.input_complement``, applied by ``key_planes``).
+    """
+    always_inline()
+    prefer_wide_vectors()
+    _rounds_with(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit, ahead, key_vector,
+                 _one_key_sbox)
+
+
+@inline
+def _rounds_with(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b,
+                 ahead: tuple, kread, sbox) -> None:
     """Run kplanes.shape[0] rounds (a multiple of 16) on the flat work array.
 
     ``kplanes[r]`` is round r's key row as ``xin_a``/``xin_b`` read it (see
@@ -152,9 +201,9 @@ def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b,
     prefer_wide_vectors()
     for r in range(0, kplanes.shape[0], 2):
         _round(w, np.int64(0), np.int64(_HALF), kplanes[r], kp, xin_a, xin_b, ahead,
-               round_slots(r))
+               round_slots(r), kread, sbox)
         _round(w, np.int64(_HALF), np.int64(0), kplanes[r + 1], kp, xin_a, xin_b, ahead,
-               round_slots(r + 1))
+               round_slots(r + 1), kread, sbox)
         if r % 16 == 14:
             _swap_halves(w)
 
@@ -245,10 +294,10 @@ def _salted_round(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray,
         _salted_pair(w, t, s, kr, kp, np.int64(2), ahead, first)
         _salted_pair(w, t, s, kr, kp, np.int64(3), ahead, first)
     else:
-        _box(w, t, s, kr, kp, np.int64(2), xin, ahead, first)
-        _box(w, t, s, kr, kp, np.int64(3), xin, ahead, first)
-        _box(w, t, s, kr, kp, np.int64(6), xin, ahead, first)
-        _box(w, t, s, kr, kp, np.int64(7), xin, ahead, first)
+        _box(w, t, s, kr, kp, np.int64(2), xin, ahead, first, key_entry, _sbox)
+        _box(w, t, s, kr, kp, np.int64(3), xin, ahead, first, key_entry, _sbox)
+        _box(w, t, s, kr, kp, np.int64(6), xin, ahead, first, key_entry, _sbox)
+        _box(w, t, s, kr, kp, np.int64(7), xin, ahead, first, key_entry, _sbox)
 
 
 @inline

@@ -2,7 +2,10 @@
 
 ``circuits`` applies ``cpu.target``'s rule to pick the set, ``vector_circuits``
 the form of it the explicit vectors of ``simd_rounds`` run (512-bit with
-AVX-512, 256-bit elsewhere).  The round code calls its S-boxes through a
+AVX-512, 256-bit elsewhere).  Under one key the round code runs
+``one_key_circuits`` instead: on AVX2 the same gates with their NOTs folded
+into the inputs (``sbox_folded_gen``), whose inputs ``input_complement``
+says to complement through the key masks.  The round code calls its S-boxes through a
 function made here: ``box`` is a constant after LLVM inlines the round, so
 one branch survives constant folding, and one ``_box`` compiles for all
 eight S-boxes.
@@ -12,11 +15,12 @@ from collections.abc import Callable, Sequence
 from types import ModuleType
 
 import numba
+import numpy as np
 
 from ...jit import always_inline, inline
 from ..cpu.target import AVX512
 from ..cpu.vector_width import prefer_wide_vectors
-from . import sbox_circuits_gen, sbox_luts_gen
+from . import sbox_circuits_gen, sbox_folded_gen, sbox_luts_gen
 
 
 def circuits(avx512: bool = AVX512) -> ModuleType:
@@ -39,6 +43,31 @@ def vector_circuits(avx512: bool = AVX512) -> list[Callable]:
     if avx512:
         return [getattr(sbox_luts_gen, f"ternary_s{box + 1}") for box in range(8)]
     return [getattr(circuits(False), f"s{box + 1}") for box in range(8)]
+
+
+def one_key_circuits(avx512: bool = AVX512) -> list[Callable]:
+    """S-boxes 1..8 as the one-key round code runs them: ``vector_circuits``, NOTs folded on AVX2.
+
+    A NOT costs two AVX2 instructions (``vpcmpeqd`` for the all-ones
+    constant, ``vpxor``); under one key it is free, folded into the key mask
+    each input is XORed with anyway (``input_complement``).  The LUT
+    programs of AVX-512 have no NOTs to fold.
+    """
+    if avx512:
+        return vector_circuits(True)
+    return [getattr(sbox_folded_gen, f"s{box + 1}") for box in range(8)]
+
+
+def input_complement(avx512: bool = AVX512) -> np.ndarray:
+    """(48,) uint64: all-ones where ``one_key_circuits`` take S-box input j complemented, else 0.
+
+    Input ``6 b + j`` is input ``j + 1`` of S-box ``b + 1`` (the round key's
+    bit order); XORed into a one-key mask it makes the round code's key XOR
+    deliver the complemented input.  All zero with AVX-512.
+    """
+    masks = (0,) * 8 if avx512 else sbox_folded_gen.INPUT_COMPLEMENT
+    bits = [(masks[i // 6] >> (i % 6)) & 1 for i in range(48)]
+    return np.array([2**64 - 1 if bit else 0 for bit in bits], dtype=np.uint64)
 
 
 def on_tuple(fn: Callable) -> Callable:
