@@ -30,6 +30,8 @@ One kernel serves both (``wide``, tested once per round).
 
 from __future__ import annotations
 
+from functools import cache
+
 import numba
 import numpy as np
 
@@ -49,11 +51,30 @@ from .layout.transpose import (
 from .layout.wiring import SALT_PLANE0
 from .rounds.lane_rounds import scatter_fp
 from .rounds.simd_rounds import salted_rounds_on
+from .sboxes.dispatch import input_complement
 
-_INLINED_SOURCES_SHA256 = "34e6afa3499dace02b4c436a2fef5f0f558851487eb96041463eecabcef24fdd"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "900e16d60607b7ddf9e49a0796282e1f49fa169b0a0abdf83d4cde33617dff68"  # see tools/stamp_kernel_sources.py
 
-#: Key planes, then the 24 salt planes, in one flat array per pass.
+#: Key planes, then the 24 salt planes, in one flat array per pass ...
 _PLANES = SALT_PLANE0 + 24
+#: ... then the 64 key planes complemented, which the S-box inputs that the
+#: round code's circuits take complemented read (``_folded_key_table``).
+_NOT_KEYS = _PLANES
+
+
+@cache
+def _folded_key_table() -> np.ndarray:
+    """``lane_keys.key_table`` for one DES pass, pointing complemented inputs at complemented planes.
+
+    ``salted_rounds_on`` runs the S-boxes without NOTs on AVX2
+    (``dispatch.one_key_circuits``), which take the inputs
+    ``dispatch.input_complement`` names complemented: XORing a complemented
+    key plane delivers them at no cost.  With AVX-512 nothing is complemented.
+    """
+    table = key_table(((0, False),)).copy()
+    table[:, input_complement() != 0] += np.uint64(_NOT_KEYS * LANES)
+    table.setflags(write=False)  # read-only, like key_table's: one kernel signature
+    return table
 
 
 @numba.njit(nogil=True, cache=True)
@@ -71,7 +92,7 @@ def _crypt(key_words, salts, count, wide, table, out) -> None:
     prefer_wide_vectors()
     arrays_do_not_overlap()
     n = key_words.shape[0]
-    kp = aligned_words(_PLANES * LANES)
+    kp = aligned_words((_NOT_KEYS + 64) * LANES)
     key_planes = kp[:BLOCKS].reshape(64, LANES)
     salt_planes = new_planes()
     planes = new_planes()
@@ -80,6 +101,8 @@ def _crypt(key_words, salts, count, wide, table, out) -> None:
         lanes = min(BLOCKS, n - m0)
         load_words(key_words, m0, lanes, key_planes)
         transpose64(key_planes)
+        for i in range(BLOCKS):  # key plane p -> plane _NOT_KEYS + p, complemented
+            kp[_NOT_KEYS * LANES + i] = ~kp[i]
         load_words(salts, m0, lanes, salt_planes)
         transpose64(salt_planes)
         for i in range(24 * LANES):  # salt bit i -> plane SALT_PLANE0 + i
@@ -97,5 +120,5 @@ def crypt3(key_words: np.ndarray, salts: np.ndarray, count: int, wide_salt: bool
     salts = np.ascontiguousarray(salts, dtype=np.uint64)
     out = np.empty(key_words.shape[0], dtype=np.uint64)
     if out.size:
-        _crypt(key_words, salts, count, bool(wide_salt), key_table(((0, False),)), out)
+        _crypt(key_words, salts, count, bool(wide_salt), _folded_key_table(), out)
     return out

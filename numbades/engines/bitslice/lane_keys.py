@@ -48,7 +48,7 @@ from .layout.transpose import (
 from .mode_kernels import many_group, many_scratch
 from .rounds.lane_rounds import gather_ip, rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "28b5e897172725970c74e811e874e1aee45e2c303c14dbfe293f4fb672babc12"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "5816898707cf2517c61d78d9bdfee922ce77505af4582069e3725ad9a85d31c0"  # see tools/stamp_kernel_sources.py
 
 
 @inline

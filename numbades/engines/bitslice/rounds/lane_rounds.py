@@ -21,8 +21,9 @@ every target), re-exported here for the kernels with a key per lane
 (``lane_keys``, ``crypt3``, ``cbc_mac``), which specialise it by their input
 functions; under one key they run in ``crypt_work`` as
 ``simd_rounds.one_key_rounds_on``, whose S-boxes take some inputs
-complemented through the key masks (``key_planes``).  What stays lane loops for LLVM to vectorise
-here is the IP and FP renaming (``gather_ip``, ``scatter_fp``).
+complemented through the key masks (``key_planes``).  What stays lane
+loops for LLVM to vectorise here is the IP and FP renaming (``gather_ip``,
+``scatter_fp``).
 """
 
 import numba
@@ -47,15 +48,15 @@ from ..layout.transpose import (
 from ..layout.wiring import IP_PLANE as _IP_PLANE
 from ..sboxes.dispatch import input_complement
 
+# rounds_on: the round code of every kernel, explicit vectors on every target
+# (``lane_keys``, ``crypt3`` and ``cbc_mac`` import it from here)
+from .simd_rounds import one_key_rounds_on, rounds_on  # noqa: F401 - rounds_on re-exported
+
 #: XORed into every one-key mask: the S-box inputs the one-key circuits take
 #: complemented (their NOTs, folded into the key; all zero with AVX-512).
 _INPUT_COMPLEMENT = input_complement()
 
-# rounds_on: the round code of every kernel, explicit vectors on every target
-# (``lane_keys``, ``crypt3`` and ``cbc_mac`` import it from here)
-from .simd_rounds import one_key_rounds_on
-
-_INLINED_SOURCES_SHA256 = "eda3292ececd70e7f9e1a24e96e4cfb824f293564ba2aa23bb3ecb78744b76db"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "d8e9dbdd5b781a27eec6cdece8daeaf7b85d31e559dd0db94e0e96d556fa1e4e"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)

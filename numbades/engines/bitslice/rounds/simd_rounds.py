@@ -46,9 +46,10 @@ _HALF = 32 * LANES  # offset of R (work rows 32..63) in the flat work array
 #: operator per gate elsewhere (``dispatch.vector_circuits``).
 _sbox = sbox_function(vector_circuits())
 
-#: The S-boxes under one key: on AVX2 without NOTs, for the inputs the key
-#: masks complement (``dispatch.one_key_circuits``, ``lane_rounds.key_planes``).
-_one_key_sbox = sbox_function(one_key_circuits())
+#: The S-boxes for complemented inputs: on AVX2 without NOTs, for the inputs
+#: the key masks or planes complement (``dispatch.one_key_circuits``; one key:
+#: ``lane_rounds.key_planes``, crypt(3): its complemented key planes).
+_folded_sbox = sbox_function(one_key_circuits())
 
 
 @inline
@@ -92,7 +93,7 @@ def _box(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, box: int
     constant after inlining, like ``box``, so every row offset folds.  The
     round's key entries are read before the loop by ``kread`` (``key_entry``
     or ``key_vector``); ``kp`` is whatever ``xin`` reads per lane (key and
-    salt planes); ``sbox`` is ``_sbox`` or, under one key, ``_one_key_sbox``.  The box also
+    salt planes); ``sbox`` is ``_sbox`` or, under one key, ``_folded_sbox``.  The box also
     fetches its slot of the next pass (``prefetch``), from word ``first`` of
     the round's slots.
     """
@@ -174,13 +175,13 @@ def rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin_a, xin_b,
 def one_key_rounds_on(w: np.ndarray, kplanes: np.ndarray, ahead: tuple) -> None:
     """The rounds under one key (``lane_rounds.key_planes``' masks): ``_rounds_with``, NOTs folded.
 
-    The S-boxes are ``_one_key_sbox``, whose complemented inputs the key
+    The S-boxes are ``_folded_sbox``, whose complemented inputs the key
     masks deliver (``dispatch.input_complement``, applied by ``key_planes``).
     """
     always_inline()
     prefer_wide_vectors()
     _rounds_with(w, kplanes, kplanes, fixed_key_bit, fixed_key_bit, ahead, key_vector,
-                 _one_key_sbox)
+                 _folded_sbox)
 
 
 @inline
@@ -262,12 +263,12 @@ def _salted_pair(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray, 
         a4, b4 = _swapped_pair(wv, kv, e4, f4, k4, g4, m4, lane)
         a5, b5 = _swapped_pair(wv, kv, e5, f5, k5, g5, m5, lane)
         a6, b6 = _swapped_pair(wv, kv, e6, f6, k6, g6, m6, lane)
-        o = _sbox(box, (a1, a2, a3, a4, a5, a6))
+        o = _folded_sbox(box, (a1, a2, a3, a4, a5, a6))
         store(w, p1 + lane, xor(load(w, p1 + lane), o[0]))
         store(w, p2 + lane, xor(load(w, p2 + lane), o[1]))
         store(w, p3 + lane, xor(load(w, p3 + lane), o[2]))
         store(w, p4 + lane, xor(load(w, p4 + lane), o[3]))
-        o = _sbox(box + 4, (b1, b2, b3, b4, b5, b6))
+        o = _folded_sbox(box + 4, (b1, b2, b3, b4, b5, b6))
         store(w, r1 + lane, xor(load(w, r1 + lane), o[0]))
         store(w, r2 + lane, xor(load(w, r2 + lane), o[1]))
         store(w, r3 + lane, xor(load(w, r3 + lane), o[2]))
@@ -294,10 +295,10 @@ def _salted_round(w: np.ndarray, t: int, s: int, kr: np.ndarray, kp: np.ndarray,
         _salted_pair(w, t, s, kr, kp, np.int64(2), ahead, first)
         _salted_pair(w, t, s, kr, kp, np.int64(3), ahead, first)
     else:
-        _box(w, t, s, kr, kp, np.int64(2), xin, ahead, first, key_entry, _sbox)
-        _box(w, t, s, kr, kp, np.int64(3), xin, ahead, first, key_entry, _sbox)
-        _box(w, t, s, kr, kp, np.int64(6), xin, ahead, first, key_entry, _sbox)
-        _box(w, t, s, kr, kp, np.int64(7), xin, ahead, first, key_entry, _sbox)
+        _box(w, t, s, kr, kp, np.int64(2), xin, ahead, first, key_entry, _folded_sbox)
+        _box(w, t, s, kr, kp, np.int64(3), xin, ahead, first, key_entry, _folded_sbox)
+        _box(w, t, s, kr, kp, np.int64(6), xin, ahead, first, key_entry, _folded_sbox)
+        _box(w, t, s, kr, kp, np.int64(7), xin, ahead, first, key_entry, _folded_sbox)
 
 
 @inline
@@ -306,7 +307,9 @@ def salted_rounds_on(w: np.ndarray, kplanes: np.ndarray, kp: np.ndarray, xin, wi
     """crypt(3)'s rounds: ``rounds_on`` with each lane's salt swapping E bits j and j + 24.
 
     ``kp`` holds the key planes (offsets ``kplanes[r]``) and the salt planes
-    from ``SALT_PLANE0``; ``xin`` reads an unsalted S-box input; salt bits
+    from ``SALT_PLANE0``; ``xin`` reads an unsalted S-box input.  The S-boxes
+    are ``_folded_sbox``: ``kplanes`` must point the inputs they take
+    complemented (``dispatch.input_complement``) at complemented key planes; salt bits
     12..23 (``wide``, BSDi) swap in S-boxes 3, 4, 7, 8 as well.
     """
     always_inline()
