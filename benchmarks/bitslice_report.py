@@ -103,7 +103,9 @@ def simd_counts(asm: str | None = None) -> tuple[dict[str, int], collections.Cou
     return regs, ops
 
 
-_LOGIC = re.compile(r"\s+vp(and|andn|or|xor|ternlog)[dq]?\s")
+#: Vector logic in either domain: LLVM may pick the floating-point forms
+#: (``vxorps``, ``vandnps``, ...), the same operation on the same ports.
+_LOGIC = re.compile(r"\s+v(?:p(?:and|andn|or|xor|ternlog)[dq]?|(?:and|andn|or|xor)p[sd])\s")
 _TO_STACK = re.compile(r"mm\d+, -?\d*\(%rsp\)")
 
 
@@ -282,7 +284,7 @@ def pass_breakdown(nbytes: int, repeats: int) -> list[str]:
     _, ops = simd_counts()
     ternaries = ops.get("vpternlogq", 0)
     gates = ("vpxorq", "vpandq", "vporq", "vpandnq") if _target.AVX512 else (
-        "vpxor", "vpand", "vpor", "vpandn")
+        "vpxor", "vpand", "vpor", "vpandn", "vxorps", "vandps", "vorps", "vandnps")
     logic = ternaries + sum(ops.get(op, 0) for op in gates)
     step = 64 * LANES_PER_VECTOR
     per_block = logic * 8 / step
@@ -293,6 +295,13 @@ def pass_breakdown(nbytes: int, repeats: int) -> list[str]:
         f"{step} blocks = {per_block:.2f} per block; measured {cycles:.2f} cycles per block "
         f"at {ghz:.2f} GHz (clock from a multiply chain)"
     )
+    if not _target.AVX512:
+        # 256-bit logic issues on three ports on Intel cores (p0, p1, p5), four on AMD Zen
+        lines.append(
+            f"vector ALU ports: >= {per_block / 3:.2f} cycles per block on three "
+            f"(Intel), {per_block / 3 / cycles:.0%} of that limit reached; >= "
+            f"{per_block / 4:.2f} on four (AMD Zen), {per_block / 4 / cycles:.0%} reached"
+        )
     if _target.AVX512:
         rate = logic_ops_per_cycle(ternaries, logic - ternaries, ghz)
         lines.append(
