@@ -90,19 +90,17 @@ STANDARD_CHECKS_PASS = {"des-ecb": "True", "des-ctr": "True", "3des-cbc-decrypt"
 
 
 _OTHER_SET_IN_THE_KERNELS = _PYCRYPTODOME_CHECKS + textwrap.dedent("""
-    from numbades.engines.bitslice.rounds import simd_rounds
-    from numbades.engines.bitslice.sboxes import (
-    dispatch,
-    sbox_circuits_gen,
-    sbox_folded_gen,
-    sbox_luts_gen,
-)
+    from numbades.engines.bitslice.rounds import lane_rounds, simd_rounds
+    from numbades.engines.bitslice.sboxes import dispatch, sbox_circuits_gen, sbox_luts_gen
 
     # Patched before anything compiles (a fresh cache directory): every kernel built
     # in this process inlines the set this host would not choose, as ``& | ^ ~``
-    # expressions on ``simd.Vector`` operators
+    # expressions on ``simd.Vector`` operators; under one key too, as it is (NOTs
+    # included), so no key mask is complemented
     other = sbox_circuits_gen if dispatch.circuits() is sbox_luts_gen else sbox_luts_gen
     simd_rounds._sbox = dispatch.sbox_function([getattr(other, f"s{i + 1}") for i in range(8)])
+    simd_rounds._folded_sbox = simd_rounds._sbox
+    lane_rounds._INPUT_COMPLEMENT = np.zeros(48, dtype=np.uint64)
 
     import numbades
     rng = np.random.default_rng(7)

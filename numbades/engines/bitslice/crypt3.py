@@ -60,6 +60,8 @@ _PLANES = SALT_PLANE0 + 24
 #: ... then the 64 key planes complemented, which the S-box inputs that the
 #: round code's circuits take complemented read (``_folded_key_table``).
 _NOT_KEYS = _PLANES
+#: Whether any input is complemented (AVX2); with AVX-512 no plane is.
+_FOLDED = bool(input_complement().any())
 
 
 @cache
@@ -92,7 +94,7 @@ def _crypt(key_words, salts, count, wide, table, out) -> None:
     prefer_wide_vectors()
     arrays_do_not_overlap()
     n = key_words.shape[0]
-    kp = aligned_words((_NOT_KEYS + 64) * LANES)
+    kp = aligned_words((_NOT_KEYS + (64 if _FOLDED else 0)) * LANES)
     key_planes = kp[:BLOCKS].reshape(64, LANES)
     salt_planes = new_planes()
     planes = new_planes()
@@ -101,8 +103,9 @@ def _crypt(key_words, salts, count, wide, table, out) -> None:
         lanes = min(BLOCKS, n - m0)
         load_words(key_words, m0, lanes, key_planes)
         transpose64(key_planes)
-        for i in range(BLOCKS):  # key plane p -> plane _NOT_KEYS + p, complemented
-            kp[_NOT_KEYS * LANES + i] = ~kp[i]
+        if _FOLDED:
+            for i in range(BLOCKS):  # key plane p -> plane _NOT_KEYS + p, complemented
+                kp[_NOT_KEYS * LANES + i] = ~kp[i]
         load_words(salts, m0, lanes, salt_planes)
         transpose64(salt_planes)
         for i in range(24 * LANES):  # salt bit i -> plane SALT_PLANE0 + i
