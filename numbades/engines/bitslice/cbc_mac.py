@@ -48,7 +48,7 @@ from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .mode_kernels import once_inline
 from .rounds.lane_rounds import crypt_work
 
-_INLINED_SOURCES_SHA256 = "e6a4f5fa827057c4172907879f405bf55341c571af83f083171d653dc8975b1e"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "88b002a35e39b3680d3088b07cd8e75923ab6a3b4d38c2e216368db1ff7f777b"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.

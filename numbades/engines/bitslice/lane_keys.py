@@ -48,7 +48,7 @@ from .layout.transpose import (
 from .mode_kernels import many_group, many_scratch
 from .rounds.lane_rounds import gather_ip, rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "5816898707cf2517c61d78d9bdfee922ce77505af4582069e3725ad9a85d31c0"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "fa1455122bf3550ea020bb22b39adab51240cee8cc9b9fd03967382e1b0a2e09"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "ebddc6c9e47b57ac9d25162f305694924ee373f064308dc6b8f9630abb5da8f2"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "25e3a7b43ce00c29842583d5c1c45f0f2f2d1389ef865027cb69b5fa7d9b52bc"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

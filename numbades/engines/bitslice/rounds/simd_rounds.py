@@ -49,7 +49,10 @@ _sbox = sbox_function(vector_circuits())
 #: The S-boxes for complemented inputs: on AVX2 without NOTs, for the inputs
 #: the key masks or planes complement (``dispatch.one_key_circuits``; one key:
 #: ``lane_rounds.key_planes``, crypt(3): its complemented key planes).
-_folded_sbox = sbox_function(one_key_circuits())
+#: Where they are the same set (AVX-512's LUTs), the same function: one set to
+#: type and compile, not two.
+_folded_sbox = (_sbox if one_key_circuits() == vector_circuits()
+                else sbox_function(one_key_circuits()))
 
 
 @inline
