@@ -47,20 +47,24 @@ from .layout.transpose import (
     transpose64,
 )
 from .layout.wiring import SALT_PLANE0
+from .mode_kernels import once_inline
 from .rounds.lane_rounds import scatter_fp
 from .rounds.simd_rounds import salted_rounds_on
 
-_INLINED_SOURCES_SHA256 = "1bd3529c27afd397d8298360780afbfae6b6a4e7249e27f173f87ba6b106f051"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "6ce0d345da35817c48549d83ab906a2f242dee4074f2097c3caa2b190bba69cc"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24
 
 
-@numba.njit(nogil=True, cache=True)
+@once_inline
 def _rounds(table, kp, count, work, wide) -> None:
-    """``count`` salted DES encryptions of the work array; ``wide``: 24-bit (BSDi) salts."""
+    """``count`` salted DES encryptions of the work array; ``wide``: 24-bit (BSDi) salts.
+
+    Inlined by Numba into ``_crypt`` (``once_inline``): compiled on its own, the
+    salted rounds were optimised and compiled by LLVM twice, here and in ``_crypt``.
+    """
     prefer_wide_vectors()
-    arrays_do_not_overlap()
     for _ in range(count):
         salted_rounds_on(work, table, kp, lane_key_bit, wide, nothing_ahead())
 
@@ -86,7 +90,7 @@ def _crypt(key_words, salts, count, wide, table, out) -> None:
             kp[SALT_PLANE0 * LANES + i] = salt_planes.reshape(BLOCKS)[i]
         work[:] = 0  # IP of the zero block
         _rounds(table, kp, count, work, wide)
-        scatter_fp(work, planes, 0)
+        scatter_fp(work, planes, np.int64(0))
         transpose64(planes)
         store_words(planes, out, m0, lanes)
 

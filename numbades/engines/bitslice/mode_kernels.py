@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "53d6001eb567633ccb8e9557db27b34f1d84af4a0a7c27569a24297c4ba2caf5"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "d78135c636434c452855fed9541d84f6fe326a32f67b0eca253c8a0f1f4c767e"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -153,7 +153,7 @@ def _ctr_pass(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None
         work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start)
         return
     # start np.int64(0), not a literal: the signature ECB's short pass compiles (lane_rounds)
-    work_to_words(work, rows, flat, PLAIN_ROWS, flat, np.int64(0), None, 0)
+    work_to_words(work, rows, flat, PLAIN_ROWS, flat, np.int64(0), None, np.int64(0))
     for b in range(count):
         dst[start + b] = src[start + b] ^ flat[b]
 

@@ -49,7 +49,7 @@ from ..layout.wiring import IP_PLANE as _IP_PLANE
 # (``lane_keys``, ``crypt3`` and ``cbc_mac`` import it from here)
 from .simd_rounds import fixed_key_bit, rounds_on
 
-_INLINED_SOURCES_SHA256 = "0960ec645a43c90dba2eec63fe364a709922767d6b84cda2b40ed4b20b64b910"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "661a1121bafd7850ef28e1977619e78bae54dd757401c515c7407f2e42a93902"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)
@@ -187,7 +187,7 @@ def _fused_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
     flat = buf.reshape(BLOCKS)
     words_to_work(src, start, flat, PLAIN_ROWS, rows, work)
     crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
-    work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, None, 0)
+    work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, None, np.int64(0))
 
 
 @numba.njit(nogil=True, cache=True)
