@@ -48,7 +48,7 @@ from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .mode_kernels import once_inline
 from .rounds.lane_rounds import crypt_work
 
-_INLINED_SOURCES_SHA256 = "e7e16fea0113d8760054f3bc3b4ae1b7b5788ffdafec2ba1f44804b3a9e79d7b"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "cbe6b5c2c2617714be692c2d49e1348bdb813ee2f01cf66436ad3b529a7e51ac"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.

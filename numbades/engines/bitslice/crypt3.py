@@ -51,7 +51,7 @@ from .mode_kernels import once_inline
 from .rounds.lane_rounds import scatter_fp
 from .rounds.simd_rounds import salted_rounds_on
 
-_INLINED_SOURCES_SHA256 = "6ce0d345da35817c48549d83ab906a2f242dee4074f2097c3caa2b190bba69cc"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "4868e545d5fa3b0a649fe870c509d7022cb36e4a092fe5a490faa6781c5084ec"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass.
 _PLANES = SALT_PLANE0 + 24

@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "d78135c636434c452855fed9541d84f6fe326a32f67b0eca253c8a0f1f4c767e"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "15a75bbafb5cd9aae5535212a1fe86a00d2db11f85f61f2cf9aa0b3ead50e21c"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

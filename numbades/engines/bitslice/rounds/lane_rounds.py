@@ -126,13 +126,15 @@ def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int,
     scatter_fp(w, planes, xor)
 
 
-@numba.njit(nogil=True, cache=True)
+@numba.njit(nogil=True, inline="always")
 def _ecb_chunk(src, dst, start, count, kplanes, xor, buf, work) -> None:
-    """Encrypt blocks src[start:start+count] (count <= BLOCKS) into dst.
+    """Encrypt blocks src[start:start+count] (count <= BLOCKS) into dst: ``ecb``'s short last pass.
 
-    A compiled function of its own, so its transposes are optimised on their
-    own (inlined into the loop of ``ecb``, LLVM vectorized them worse, about
-    10% slower, when this was measured with a parallel caller).
+    Inlined by Numba into ``ecb`` (as ``mode_kernels.once_inline``): compiled
+    on its own, its module was optimised and compiled by LLVM, then again
+    inside ``ecb``'s, a tenth of the ``ecb`` group's compile.  (When it ran
+    every pass, inlined into the loop of ``ecb`` it was vectorised worse,
+    about 10% slower; full passes are ``_fused_ecb_pass`` now.)
     """
     prefer_wide_vectors()
     load_words(src, start, count, buf)
