@@ -278,6 +278,52 @@ def test_compile_command(tmp_path):
     assert bad.returncode == 2 and "unknown engine" in bad.stderr
 
 
+def _helpers() -> float:
+    return 0.0
+
+
+def test_compile_pool_starts_the_longest_tasks_first():
+    """``numbades compile``'s pool: bitslice's big part first, then the helpers with the
+    default table variant (whose kernels they call), then crypt(3), then the other tables."""
+    names = ["table", "table+ptr", "table+unroll", "bitslice"]
+    order = sorted(names, key=lambda n: not warmup.ENGINES[n].slow_to_compile)
+    tasks = warmup.pool_tasks(order, 2, ("helpers", _helpers))
+    big, crypt3 = warmup.compile_parts("bitslice", 2)
+    assert tasks == [(["bitslice"], big, None), (["table"], None, ("helpers", _helpers)),
+                     (["bitslice"], crypt3, None), (["table+ptr"], None, None),
+                     (["table+unroll"], None, None)]
+    assert len(big) > len(crypt3)  # the part that takes longest goes first
+    # without the default variant, the helpers are a task of their own
+    assert warmup.pool_tasks(["table+ptr"], 2, ("helpers", _helpers)) == [
+        ([], None, ("helpers", _helpers)), (["table+ptr"], None, None)]
+    assert warmup.pool_tasks(["table+ptr"], 2, None) == [(["table+ptr"], None, None)]
+
+
+def test_inlined_helpers_compile_without_python_wrappers():
+    """``jit.inline`` helpers are only ever called from kernels, so Numba builds no
+    CPython or C wrapper for them (each was lowered, optimised and compiled to machine
+    code for nothing: about a sixth of the ``ecb`` group's compile)."""
+    from numbades.engines.jit import always_inline, inline
+
+    @inline
+    def helper(x):
+        always_inline()
+        return x + 1
+
+    @numba.njit
+    def kernel(x):
+        return helper(x) * 2
+
+    assert kernel(3) == 8
+    (signature,) = helper.signatures
+    names = [f.name for f in helper.overloads[signature].library._final_module.functions]
+    assert not any("cpython" in n or n.startswith("cfunc.") for n in names), names
+    (ksig,) = kernel.signatures
+    knames = [f.name for f in kernel.overloads[ksig].library._final_module.functions]
+    assert any("cpython" in n for n in knames)  # a kernel keeps its wrappers
+    assert any(n.startswith("cfunc.") for n in knames)
+
+
 # ---------------------------------------------------------------- short paths
 
 

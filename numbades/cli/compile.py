@@ -9,8 +9,9 @@ its seconds are then the two parts' summed); a progress line goes to stderr and 
 stdout: per engine, the wall seconds and the CPU seconds of each kernel
 group (ECB, the chains, key arrays, crypt(3), ...), then the CPU seconds
 per group over all table variants and for bitslice.  ``opts`` compiles the same way before it
-measures.  Then, in this process, the public face's own small kernels
-(:mod:`.public_kernels`).
+measures.  The public face's own small kernels (:mod:`.public_kernels`, the "helpers": mostly
+``numbades.payments``) compile in the same pool, beside the engines
+(``warmup.pool_tasks``), not after them.
 """
 
 from __future__ import annotations
@@ -79,10 +80,12 @@ def cache_note() -> str | None:
 
 def compile_engines(names: list[str], jobs: int, progress: Progress,
                     timers: dict | None = None, command: str = "compile",
-                    groups: warmup.GroupTimes | None = None) -> dict[str, float]:
-    """Compile ``names`` over ``jobs`` processes with a progress line (``command`` names
-    the command in it); seconds per engine (``groups``: per kernel group, ``warmup.warm_up``)."""
-    pending = list(names)
+                    groups: warmup.GroupTimes | None = None,
+                    then: warmup.Then | None = None) -> dict[str, float]:
+    """Compile ``names`` (and ``then``, ``warmup.compile_all``) over ``jobs`` processes with a
+    progress line (``command`` names the command in it); seconds per engine (``groups``: per
+    kernel group, ``warmup.warm_up``)."""
+    pending = list(names) + ([then[0]] if then is not None else [])
     phase = f"{command}: compiling engines"
 
     def report(name: str, seconds: float, done: int, total: int) -> None:
@@ -95,7 +98,7 @@ def compile_engines(names: list[str], jobs: int, progress: Progress,
 
     progress.update(phase, f"({len(names)} on {jobs} process(es))")
     with progress.heartbeat(still):
-        return warmup.compile_all(names, jobs, report, timers, groups)
+        return warmup.compile_all(names, jobs, report, timers, groups, then)
 
 
 def engine_line(name: str, seconds: float, groups: warmup.GroupTimes, width: int) -> str:
@@ -161,15 +164,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace, out: TextIO = sys.stdout) -> int:
     """Run ``compile``; 0 on success."""
     names = args.engines or variants()
-    jobs = int(min(args.jobs, len(names)))
+    jobs = int(min(args.jobs, len(names) + 1))  # + 1: the helpers
     started = time.perf_counter()
     progress = Progress(sys.stderr, enabled=not args.quiet)
     timers: dict[str, tuple[float, float]] = {}
     groups: warmup.GroupTimes = {}
     seconds = compile_engines(names, jobs, progress, timers if args.breakdown else None,
-                              groups=groups)
-    progress.update("compile: helpers", "crypt(3) encoding, quad_cksum, payments")
-    helpers = warm_public_kernels()
+                              groups=groups, then=("helpers", warm_public_kernels))
+    helpers = seconds.pop("helpers")
     progress.done()
     wall = time.perf_counter() - started
     width = max(len(n) for n in [*names, "helpers"])

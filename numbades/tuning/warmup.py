@@ -257,18 +257,6 @@ def kernel_timers() -> dict[str, tuple[float, float]]:
     return timers
 
 
-def warm_up_with_timers(names: Sequence[str], only: Sequence[str] | None = None
-                        ) -> tuple[dict[str, float], dict, GroupTimes]:
-    """:func:`warm_up` (of the groups ``only``, if given), the :func:`kernel_timers` of what it
-    compiled (only what this call compiled: a pool process runs several), and the group times."""
-    before = kernel_timers()
-    groups: GroupTimes = {}
-    seconds = warm_up(names, groups, only=only)
-    timers = {kernel: found for kernel, found in kernel_timers().items()
-              if before.get(kernel) != found}
-    return seconds, timers, groups
-
-
 def compile_parts(name: str, jobs: int) -> list[list[str] | None]:
     """The parts engine ``name`` compiles in, one process each: its ``compile_parts`` (group
     names) when ``jobs`` > 1 and it has them, else one part of every group (None)."""
@@ -276,51 +264,106 @@ def compile_parts(name: str, jobs: int) -> list[list[str] | None]:
     return parts() if jobs > 1 and parts is not None else [None]
 
 
+#: A function a pool task runs after its engines (``numbades compile``'s helpers): its name
+#: in the report, and the function (picklable, returning its seconds).
+Then = tuple[str, Callable[[], float]]
+
+
+def _warm_then(names: Sequence[str], only: Sequence[str] | None, then: Then | None
+               ) -> tuple[dict[str, float], dict, GroupTimes]:
+    """A pool task: :func:`warm_up` of ``names`` (the groups ``only``, if given), then
+    ``then``'s function, whose seconds join the engines' under its name; also the
+    :func:`kernel_timers` of what the task compiled (a pool process runs several) and
+    the group times."""
+    before = kernel_timers()
+    groups: GroupTimes = {}
+    seconds = warm_up(names, groups, only=only) if names else {}
+    if then is not None:
+        seconds[then[0]] = then[1]()
+    timers = {kernel: found for kernel, found in kernel_timers().items()
+              if before.get(kernel) != found}
+    return seconds, timers, groups
+
+
+Task = tuple[list[str], "list[str] | None", "Then | None"]
+
+
+def pool_tasks(order: Sequence[str], jobs: int, then: Then | None) -> list[Task]:
+    """The tasks of :func:`compile_all`'s pool, in submission order: (engines, part, then).
+
+    The pool hands them out first come, first served, so the longest go
+    first: the slow engines' first (biggest) parts; then ``then`` (``numbades
+    compile``'s helpers: a quarter of the CPU time, mostly payments kernels),
+    after the default table variant, whose kernels the helpers call (in the
+    same task, so they compile once); then the slow engines' other parts;
+    then the other table variants, which fill both processes till the end.
+    """
+    slow = [name for name in order if ENGINES[name].slow_to_compile]
+    quick = [name for name in order if not ENGINES[name].slow_to_compile]
+    parts = [(name, part) for name in slow for part in compile_parts(name, jobs)]
+    tasks: list[Task] = [([name], part, None) for name, part in parts[:1]]
+    if then is not None:
+        host = [DEFAULT_TABLE_VARIANT] if DEFAULT_TABLE_VARIANT in quick else []
+        tasks.append((host, None, then))
+        quick = [name for name in quick if name not in host]
+    tasks += [([name], part, None) for name, part in parts[1:]]
+    tasks += [([name], None, None) for name in quick]
+    return tasks
+
+
 def compile_all(names: Sequence[str], jobs: int,
                 progress: Callable[[str, float, int, int], None] | None = None,
                 timers: dict[str, tuple[float, float]] | None = None,
-                groups: GroupTimes | None = None) -> dict[str, float]:
+                groups: GroupTimes | None = None, then: Then | None = None) -> dict[str, float]:
     """Warm every named engine, spread over ``jobs`` processes; seconds per engine.
 
     Slow engines go first, each in parts that compile side by side
     (:func:`compile_parts`; an engine's seconds are then its parts' summed),
-    so the table variants fill the other processes meanwhile.
-    ``progress(name, seconds, done, total)`` is called as each engine
-    finishes, in the order they finish; ``timers``, if given, collects every
-    process's :func:`kernel_timers`, ``groups`` the times of every engine's
-    kernel groups (:func:`warm_up`).
+    so the table variants fill the other processes meanwhile.  ``then``
+    (name, function), if given, runs in the pool too (:func:`pool_tasks`), or
+    last with one job; its seconds are returned under its name.
+    ``progress(name, seconds, done, total)`` is called as each engine (and
+    ``then``) finishes, in the order they finish; ``timers``, if given,
+    collects every process's :func:`kernel_timers`, ``groups`` the times of
+    every engine's kernel groups (:func:`warm_up`).
     """
     order = sorted(names, key=lambda n: not ENGINES[n].slow_to_compile)
     seconds: dict[str, float] = {}
     found_groups: GroupTimes = {}
+    total = len(order) + (then is not None)
+
+    def finished(name: str, spent: float) -> None:
+        seconds[name] = spent
+        if progress:
+            progress(name, spent, len(seconds), total)
+
     if jobs <= 1:
         for name in order:
-            seconds.update(warm_up([name], found_groups))
-            if progress:
-                progress(name, seconds[name], len(seconds), len(order))
+            finished(name, warm_up([name], found_groups)[name])
+        if then is not None:
+            finished(then[0], then[1]())
         if timers is not None:
             timers.update(kernel_timers())
     else:
         parts_left = {name: len(compile_parts(name, jobs)) for name in order}
-        spent = dict.fromkeys(order, 0.0)
+        if then is not None:
+            parts_left[then[0]] = 1
+        spent = dict.fromkeys(parts_left, 0.0)
         # spawn, not fork: the parent may hold LLVM and thread-pool state a fork would copy
         with ProcessPoolExecutor(max_workers=jobs, mp_context=get_context("spawn")) as pool:
-            futures = {pool.submit(warm_up_with_timers, [name], part): name
-                       for name in order for part in compile_parts(name, jobs)}
+            futures = [pool.submit(_warm_then, *task) for task in pool_tasks(order, jobs, then)]
             for future in as_completed(futures):  # report each engine as it finishes
-                name = futures[future]
                 done, found, its_groups = future.result()
-                spent[name] += done[name]
                 found_groups.update(its_groups)
                 if timers is not None:
-                    for kernel, (total, llvm) in found.items():
+                    for kernel, (all_s, llvm) in found.items():
                         old = timers.get(kernel, (0.0, 0.0))
-                        timers[kernel] = (old[0] + total, old[1] + llvm)
-                parts_left[name] -= 1
-                if parts_left[name] == 0:
-                    seconds[name] = spent[name]
-                    if progress:
-                        progress(name, seconds[name], len(seconds), len(order))
+                        timers[kernel] = (old[0] + all_s, old[1] + llvm)
+                for name, its_seconds in done.items():
+                    spent[name] += its_seconds
+                    parts_left[name] -= 1
+                    if parts_left[name] == 0:
+                        finished(name, spent[name])
     if groups is not None:  # each engine's groups in its parts' order, whichever finished first
         rank = {(name, group): i for name in order
                 for i, group in enumerate(g for part in compile_parts(name, jobs) if part

@@ -48,7 +48,7 @@ from .layout.transpose import BLOCKS, BSWAP_XOR, aligned_words, new_work
 from .mode_kernels import once_inline
 from .rounds.lane_rounds import crypt_work
 
-_INLINED_SOURCES_SHA256 = "88b002a35e39b3680d3088b07cd8e75923ab6a3b4d38c2e216368db1ff7f777b"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "10299074c692a3ae3173432a3313150cfe745c8319037438fa1b28ca48dc65de"  # see tools/stamp_kernel_sources.py
 
 
 #: Block positions gathered at a time: one 64-byte line of each message.
@@ -186,7 +186,7 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, o
     else:
         for b in range(count):
             col[b] = ivs[(m0 + b) * iv_step]
-        words_to_work(col, 0, buf, PLAIN_ROWS, rows, work)
+        words_to_work(col, np.int64(0), buf, PLAIN_ROWS, rows, work)
     first = np.uint64(m0) * stride
     row_words = int(stride)
     for j0 in range(0, nblocks, TILE):
@@ -201,7 +201,8 @@ def _group(flat, stride, nblocks, m0, count, ivs, xor, rows, tiles, buf, work, o
             crypt(work, keys, ahead)
     if finish:
         crypt(work, final, next_pass(flat, flat, (m0 + BLOCKS) * row_words))
-    work_to_words(work, rows, buf, PLAIN_ROWS, col, np.int64(0), None, 0)  # ECB's signature
+    # ECB's signature
+    work_to_words(work, rows, buf, PLAIN_ROWS, col, np.int64(0), None, np.int64(0))
     for b in range(count):
         out[m0 + b] = col[b]
 
@@ -219,7 +220,7 @@ def _mix_column(column, rows, work) -> None:
     """
     prefer_wide_vectors()
     arrays_do_not_overlap()
-    words_xor_work(column, 0, column, PLAIN_ROWS, rows, work)
+    words_xor_work(column, np.int64(0), column, PLAIN_ROWS, rows, work)
 
 
 @inline

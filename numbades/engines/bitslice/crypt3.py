@@ -49,11 +49,12 @@ from .layout.transpose import (
     transpose64,
 )
 from .layout.wiring import SALT_PLANE0
+from .mode_kernels import once_inline
 from .rounds.lane_rounds import scatter_fp
 from .rounds.simd_rounds import salted_rounds_on
 from .sboxes.dispatch import input_complement
 
-_INLINED_SOURCES_SHA256 = "960a44d387681bffb0abc6c97e3ce87ecae7aa8aeb573796689ff33ecbda7944"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "bf4f4bd5b62a56521ca9fb92e4d1550a9836fd53a7a4d5869dcaf92d1eb1e0ec"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass ...
 _PLANES = SALT_PLANE0 + 24
@@ -79,11 +80,14 @@ def _folded_key_table() -> np.ndarray:
     return table
 
 
-@numba.njit(nogil=True, cache=True)
+@once_inline
 def _rounds(table, kp, count, work, wide) -> None:
-    """``count`` salted DES encryptions of the work array; ``wide``: 24-bit (BSDi) salts."""
+    """``count`` salted DES encryptions of the work array; ``wide``: 24-bit (BSDi) salts.
+
+    Inlined by Numba into ``_crypt`` (``once_inline``): compiled on its own, the
+    salted rounds were optimised and compiled by LLVM twice, here and in ``_crypt``.
+    """
     prefer_wide_vectors()
-    arrays_do_not_overlap()
     for _ in range(count):
         salted_rounds_on(work, table, kp, lane_key_bit, wide, nothing_ahead())
 
@@ -112,7 +116,7 @@ def _crypt(key_words, salts, count, wide, table, out) -> None:
             kp[SALT_PLANE0 * LANES + i] = salt_planes.reshape(BLOCKS)[i]
         work[:] = 0  # IP of the zero block
         _rounds(table, kp, count, work, wide)
-        scatter_fp(work, planes, 0)
+        scatter_fp(work, planes, np.int64(0))
         transpose64(planes)
         store_words(planes, out, m0, lanes)
 

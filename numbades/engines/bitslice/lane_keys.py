@@ -45,10 +45,10 @@ from .layout.transpose import (
     store_words,
     transpose64,
 )
-from .mode_kernels import many_group, many_scratch
+from .mode_kernels import many_group, many_scratch, once_inline
 from .rounds.lane_rounds import gather_ip, rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "fa1455122bf3550ea020bb22b39adab51240cee8cc9b9fd03967382e1b0a2e09"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "23388f2707b6a42e9e8cc8f550afbaa505821505b74d4ebdf44cfa810a4d7404"  # see tools/stamp_kernel_sources.py
 
 
 @inline
@@ -188,17 +188,19 @@ def _fused_column_pass(src, dst, m0, keys, key_sets, rows, buf, work) -> None:
     ahead = with_inputs(next_pass(src, dst, m0 + BLOCKS), key_sets, m0 + BLOCKS,
                         key_sets.shape[0])
     _crypt_lanes_fetching(work, keys, ahead)
-    work_to_words(work, rows, flat, PLAIN_ROWS, dst, m0, None, 0)
+    work_to_words(work, rows, flat, PLAIN_ROWS, dst, m0, None, np.int64(0))
 
 
-@inline
+@once_inline
 def _lanes_column(src, dst, key_sets, table, xor, kp, key_buf) -> None:
     """ECB of one-block rows ``src`` (flat words) into ``dst``, row i under key i.
 
     Scratch is one plane array and the work array (``many_group``'s tiles
     and chaining planes, allocated and zeroed per call, are not needed).
+    Inlined by Numba (``once_inline``): compiled on its own, its module (with
+    a copy of the passes and rounds it calls) was optimised and compiled by
+    LLVM once more, for a copy ``_lanes_many`` then compiled again.
     """
-    always_inline()
     prefer_wide_vectors()
     m = src.shape[0]
     flat = kp.reshape(kp.size)

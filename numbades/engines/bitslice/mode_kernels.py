@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "25e3a7b43ce00c29842583d5c1c45f0f2f2d1389ef865027cb69b5fa7d9b52bc"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "8c63ef817d8505b25d0f222c44ef35ece6034b1effe02bea0d34d0de2062da9d"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 
@@ -153,7 +153,7 @@ def _ctr_pass(src, dst, start, count, kplanes, c0, xor, rows, buf, work) -> None
         work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, src, start)
         return
     # start np.int64(0), not a literal: the signature ECB's short pass compiles (lane_rounds)
-    work_to_words(work, rows, flat, PLAIN_ROWS, flat, np.int64(0), None, 0)
+    work_to_words(work, rows, flat, PLAIN_ROWS, flat, np.int64(0), None, np.int64(0))
     for b in range(count):
         dst[start + b] = src[start + b] ^ flat[b]
 

@@ -25,7 +25,7 @@ from ...des import fips
 from ...des.bits import chunk_tables, permute, rotl
 from ..jit import loaded
 
-_INLINED_SOURCES_SHA256 = "a9ca830be1a233c075880e9b02cf7b669eecf139caee5bce56795ad8b5e2fe13"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "4b96cf60ee4aaaec5945be20ceb27474505c74df78c8498baee4aaf92d2a260a"  # see tools/stamp_kernel_sources.py
 
 # The frame: R_frame = rotl32(R, FRAME_ROTATION), with R in FIPS order (bit 1 = MSB).
 FRAME_ROTATION = 7

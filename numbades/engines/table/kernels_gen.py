@@ -58,7 +58,7 @@ from .ptr_load import load_u32_at_byte
 
 # ruff: noqa: E501
 
-_INLINED_SOURCES_SHA256 = "ae03bc662cb31e3ee1563e7998b34f9393743ba81d54989fbe745a9d9077a401"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "9228118d5e40ecfeb85e7436420e7c33974d2d9af747273f1d1aa5fd25f665af"  # see tools/stamp_kernel_sources.py
 
 ONE = np.uint64(1)
 B8 = np.uint64(8)

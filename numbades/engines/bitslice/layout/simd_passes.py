@@ -214,7 +214,7 @@ def _words_in(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.ndarr
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
     for b in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
-            _byte_stages(src, start, buf, 0, b, lane, None, 0)
+            _byte_stages(src, start, buf, np.int64(0), b, lane, None, np.int64(0))
     for c in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
             _bit_stages(buf, plain_rows, work, work_rows, 8 * c, lane, mix)
@@ -269,7 +269,7 @@ def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
     for b in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
-            _byte_stages(buf, 0, dst, start, b, lane, mix, mix0)
+            _byte_stages(buf, np.int64(0), dst, start, b, lane, mix, mix0)
 
 
 #: Words between the vectors one ``_byte_stages`` call stores (its eight rows).
@@ -297,9 +297,10 @@ def work_to_words_backward(work: np.ndarray, work_rows: np.ndarray, buf: np.ndar
     for b in range(7, -1, -1):
         for lane in range(lanes - LANES_PER_VECTOR, -1, -LANES_PER_VECTOR):
             if b == 0 and lane == 0:
-                _byte_stages(buf, 0, dst, start, 0, 0, seams, 0)
+                _byte_stages(buf, np.int64(0), dst, start, np.int64(0), np.int64(0), seams,
+                             np.int64(0))
             else:
-                _byte_stages(buf, 0, dst, start, b, lane, mix, mix0)
+                _byte_stages(buf, np.int64(0), dst, start, b, lane, mix, mix0)
 
 
 @inline

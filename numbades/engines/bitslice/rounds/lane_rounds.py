@@ -56,7 +56,7 @@ from .simd_rounds import one_key_rounds_on, rounds_on  # noqa: F401 - rounds_on 
 #: complemented (their NOTs, folded into the key; all zero with AVX-512).
 _INPUT_COMPLEMENT = input_complement()
 
-_INLINED_SOURCES_SHA256 = "a503c683ee44706cd2a5e4c2385024f00fe26f6d1cc216c68b015d712db13104"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "e5d8a22920abadfbe6487bc37391aee38050d501ae309ed76d0efbb8a86f85db"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)
@@ -136,13 +136,15 @@ def crypt_into(planes: np.ndarray, w: np.ndarray, kplanes: np.ndarray, xor: int,
     scatter_fp(w, planes, xor)
 
 
-@numba.njit(nogil=True, cache=True)
+@numba.njit(nogil=True, inline="always")
 def _ecb_chunk(src, dst, start, count, kplanes, xor, buf, work) -> None:
-    """Encrypt blocks src[start:start+count] (count <= BLOCKS) into dst.
+    """Encrypt blocks src[start:start+count] (count <= BLOCKS) into dst: ``ecb``'s short last pass.
 
-    A compiled function of its own, so its transposes are optimised on their
-    own (inlined into the loop of ``ecb``, LLVM vectorized them worse, about
-    10% slower, when this was measured with a parallel caller).
+    Inlined by Numba into ``ecb`` (as ``mode_kernels.once_inline``): compiled
+    on its own, its module was optimised and compiled by LLVM, then again
+    inside ``ecb``'s, a tenth of the ``ecb`` group's compile.  (When it ran
+    every pass, inlined into the loop of ``ecb`` it was vectorised worse,
+    about 10% slower; full passes are ``_fused_ecb_pass`` now.)
     """
     prefer_wide_vectors()
     load_words(src, start, count, buf)
@@ -197,7 +199,7 @@ def _fused_ecb_pass(src, dst, start, kplanes, xor, rows, buf, work) -> None:
     flat = buf.reshape(BLOCKS)
     words_to_work(src, start, flat, PLAIN_ROWS, rows, work)
     crypt_work(work, kplanes, next_pass(src, dst, start + BLOCKS))
-    work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, None, 0)
+    work_to_words(work, rows, flat, PLAIN_ROWS, dst, start, None, np.int64(0))
 
 
 @numba.njit(nogil=True, cache=True)
