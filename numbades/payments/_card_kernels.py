@@ -171,24 +171,45 @@ def _pairs(table: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _natural(word: np.uint64, pairs: np.ndarray) -> np.uint64:  # pragma: no cover
-    """The 16 natural PIN digits of an enciphered block: each nibble through the table,
-    a byte at a time (``_pairs``)."""
+def _natural(word: np.uint64, pairs: np.ndarray, nbytes: int) -> np.uint64:  # pragma: no cover
+    """The top 2 * ``nbytes`` (1..8 bytes) natural PIN digits of an enciphered block, the
+    rest 0: each nibble through the table, a byte at a time (``_pairs``)."""
     natural = np.uint64(0)
-    for b in range(8):
+    for b in range(nbytes):
         byte = (word >> np.uint64(56 - 8 * b)) & np.uint64(0xFF)
         natural = (natural << np.uint64(8)) | np.uint64(pairs[byte])
-    return natural
+    return natural << np.uint64((64 - 8 * nbytes) & 63)
+
+
+_BYTE_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)  # the low nibble of every byte
+_TENS = np.uint64(0x0A0A0A0A0A0A0A0A)
+_TEN_UP = np.uint64(0x7676767676767676)  # 0x80 - 10 in every byte
+_BYTE_TOP = np.uint64(0x8080808080808080)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _ibm3624_digit(natural: np.uint64, value: np.uint64, sign: int,
-                   j: int) -> np.int64:  # pragma: no cover - compiled
-    """Digit j (nibble j from the top of each word) of (value + sign * natural) mod 10."""
-    shift = np.uint64(60 - 4 * j)
-    digit = np.int64((value >> shift) & np.uint64(15)) \
-        + sign * np.int64((natural >> shift) & np.uint64(15))  # -9..18
-    return digit + 10 * np.int64(digit < 0) - 10 * np.int64(digit > 9)
+def _wrap10(x: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """Each byte (0..19) of ``x`` mod 10."""
+    return x - (((x + _TEN_UP) & _BYTE_TOP) >> np.uint64(7)) * np.uint64(10)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _digitwise(value: np.uint64, natural: np.uint64, minus: np.uint64) -> np.uint64:  # pragma: no cover
+    """(value + natural) mod 10, or (value - natural) mod 10 where ``minus`` is all ones,
+    digit by digit over the 16 nibbles at once (each half of the nibbles in bytes)."""
+    halves = np.uint64(0)
+    for shift in (np.uint64(0), np.uint64(4)):
+        v = (value >> shift) & _BYTE_LOW
+        n = (natural >> shift) & _BYTE_LOW
+        n = ((_TENS - n) & minus) | (n & ~minus)  # -n as 10 - n: the sum stays below 20
+        halves |= _wrap10(v + n) << shift
+    return halves
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _first(length: int) -> np.uint64:  # pragma: no cover - compiled
+    """The top ``length`` nibbles (1..16) of a word as a mask."""
+    return ~((_ALL >> np.uint64(1)) >> np.uint64((4 * length - 1) & 63))
 
 
 @njit(cache=True, nogil=True)
@@ -201,36 +222,38 @@ def ibm3624_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
     ``values``: (N or 1,) words of 16 digit nibbles (offsets for sign +1: the
     PIN; PINs for sign -1: the offset; zeros for +1: the natural PIN),
     ``lengths`` (N or 1,); ``out``: (N, W) uint32 character codes (W <= 16),
-    NUL after each row's length.  No branch on the digits or the lengths.
+    NUL after each row's length.  Only the W digits written are made, all of a
+    row's digits at once (``_digitwise``); no branch on the digits or lengths.
     """
     pairs = _pairs(table)
+    minus = np.uint64(0) - np.uint64(sign < 0)
+    width = out.shape[1]
     for i in range(out.shape[0]):
-        natural = _natural(enciphered[i], pairs)
+        natural = _natural(enciphered[i], pairs, (width + 1) // 2)
         value = values[i if values.shape[0] > 1 else 0]
         length = np.int64(lengths[i if lengths.shape[0] > 1 else 0])
-        for j in range(out.shape[1]):
-            digit = _ibm3624_digit(natural, value, sign, j)
+        digits = _digitwise(value, natural, minus)
+        for j in range(width):
+            digit = (digits >> np.uint64(60 - 4 * j)) & np.uint64(15)
             out[i, j] = np.uint32(48 + digit) if j < length else np.uint32(0)
 
 
 @njit(cache=True, nogil=True)
 def ibm3624_matches(enciphered: np.ndarray, table: np.ndarray, pins: np.ndarray,
                     pin_lengths: np.ndarray, offsets: np.ndarray, offset_lengths: np.ndarray,
-                    out: np.ndarray) -> None:  # pragma: no cover - compiled
+                    width: int, out: np.ndarray) -> None:  # pragma: no cover - compiled
     """out[i]: is the PIN (digit words, lengths) natural + offset, digit by digit mod 10,
     and as long as the offset?  Arguments as for ``ibm3624_codes``, one row serving every
-    row; every row's 16 digits computed, those past its length masked."""
+    row; ``width``: the longest PIN or offset (4..16), the natural digits made."""
     pairs = _pairs(table)
     for i in range(out.shape[0]):
-        natural = _natural(enciphered[i], pairs)
+        natural = _natural(enciphered[i], pairs, (width + 1) // 2)
         pin = pins[i if pins.shape[0] > 1 else 0]
         offset = offsets[i if offsets.shape[0] > 1 else 0]
         length = np.int64(pin_lengths[i if pin_lengths.shape[0] > 1 else 0])
         same = length == np.int64(offset_lengths[i if offset_lengths.shape[0] > 1 else 0])
-        for j in range(16):
-            digit = np.uint64(_ibm3624_digit(natural, offset, 1, j))
-            same &= (j >= length) | (digit == ((pin >> np.uint64(60 - 4 * j)) & np.uint64(15)))
-        out[i] = same
+        wrong = (_digitwise(offset, natural, np.uint64(0)) ^ pin) & _first(length)
+        out[i] = same & (wrong == np.uint64(0))
 
 
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble

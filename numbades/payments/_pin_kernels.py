@@ -22,33 +22,16 @@ import numpy as np
 from numba import njit
 
 from ._kernels import _ALL, _shr, _string
+from ._swar import _D30, _ROWS, _U, _be, _column, _count, _load_block, _word
 
-_INLINED_SOURCES_SHA256 = "84d1e09330ef2ec8835d0eaea64bad87ebe71268e6974678b93a582c7c02f499"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f30ce8e49edac38d7ac4f180565df0178abda5edeaea4042c061e9929c874b40"  # see tools/stamp_kernel_sources.py
 
-_U = np.uint64
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
 _PIN_FIELD = np.uint64(0x0011111111111111)  # nibbles 2..15: PIN digits and fill
 _FIELD_BITS = np.uint64(0x00FFFFFFFFFFFFFF)  # all bits of nibbles 2..15
 _PAN_BITS = np.uint64(0xFFFFFFFFFFFF)  # the PAN field: nibbles 4..15
-_H = np.uint64(0x8080808080808080)  # bit 7 of every byte
-_L7 = np.uint64(0x7F7F7F7F7F7F7F7F)
-_D30 = np.uint64(0x3030303030303030)  # '0' in every byte
-_D76 = np.uint64(0x7676767676767676)  # 0x7F - 9 in every byte
-_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
-_B1 = np.uint64(0x0101010101010101)
-#: Rows per block of the fast kernels: their bytes and words stay in the L1 cache.
-_ROWS = 256
 #: Bytes each row of the fast kernels reads: PAN 24 (3 words), PIN 16 (2 words).
 PAN_BYTES, PIN_BYTES = 24, 16
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _be(chars: np.ndarray, p: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    """Bytes p..p+7 as a big-endian word (unsigned indices: LLVM merges the eight loads)."""
-    return ((_U(chars[p]) << _U(56)) | (_U(chars[p + _U(1)]) << _U(48))
-            | (_U(chars[p + _U(2)]) << _U(40)) | (_U(chars[p + _U(3)]) << _U(32))
-            | (_U(chars[p + _U(4)]) << _U(24)) | (_U(chars[p + _U(5)]) << _U(16))
-            | (_U(chars[p + _U(6)]) << _U(8)) | _U(chars[p + _U(7)]))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -57,70 +40,6 @@ def _swap(w: np.uint64) -> np.uint64:  # pragma: no cover - compiled
     w = ((w >> _U(8)) & _U(0x00FF00FF00FF00FF)) | ((w & _U(0x00FF00FF00FF00FF)) << _U(8))
     w = ((w >> _U(16)) & _U(0x0000FFFF0000FFFF)) | ((w & _U(0x0000FFFF0000FFFF)) << _U(16))
     return (w >> _U(32)) | (w << _U(32))
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _word(x: np.uint64, before: np.uint64) -> tuple:  # pragma: no cover - compiled
-    """(not clean, non-digit byte mask, non-digit byte flags, the 8 digits as 32 bits) of
-    a word of characters; ``before``: the previous word's non-digit byte mask (0 for the
-    first).  Not clean: a byte neither digit nor NUL, a digit after a NUL in this word,
-    a digit here after a NUL in the word before."""
-    y = x ^ _D30  # a digit's byte becomes its value
-    flags = ((((y & _L7) + _D76) | y) & _H) >> _U(7)  # bit 0 of a byte: not a digit
-    mask = flags * _U(0xFF)
-    wrong = (x & mask) | (mask & (mask + _U(1))) | ((_U(0) - (before & _U(1))) & ~mask)
-    d = y & _LOW  # each digit's value, its byte's low nibble (NUL: 0)
-    d = (d | (d >> _U(4))) & _U(0x00FF00FF00FF00FF)  # nibble pairs
-    d = (d | (d >> _U(8))) & _U(0x0000FFFF0000FFFF)
-    return wrong, mask, flags, (d | (d >> _U(16))) & _U(0xFFFFFFFF)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _count(flags: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    """The sum of a word's byte counters (the sum below 256)."""
-    return (flags * _B1) >> _U(56)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _keep(width: int, word: int) -> np.uint64:  # pragma: no cover - compiled
-    """The bytes of word ``word`` of a row that lie within ``width`` characters."""
-    inside = min(max(width - 8 * word, 0), 8)
-    return _ALL if inside == 8 else ~(_ALL >> _U(8 * inside)) if inside else _U(0)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _narrow(codes: np.ndarray, chars: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Character codes (uint8, or NumPy ``U`` codes: uint32) as bytes at the start of
-    ``chars``, NULs after them: a code above 255 becomes 255, so that digits and NULs stay
-    what they are and anything else stays neither.  Vectorised (indices from a range:
-    no negative-index checks)."""
-    count = codes.shape[0]
-    for k in range(count):
-        chars[k] = min(codes[k], 255)
-    for k in range(count, chars.shape[0]):
-        chars[k] = 0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _column(chars: np.ndarray, width: int, stride: int, word: int,
-            col: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Word ``word`` of each row of bytes (row j at ``j * stride``) into ``col`` (as many
-    rows as it holds), the bytes past ``width`` NUL."""
-    keep = _keep(width, word)
-    for j in range(col.shape[0]):
-        col[j] = _be(chars, _U(j * stride + 8 * word)) & keep
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _load_block(codes: np.ndarray, width: int, one: bool, start: int, rows: int,
-                chars: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Rows start.. (``rows`` of them) of flat character codes as bytes in ``chars``, NULs
-    after them; ``one``: the codes are one row serving all, loaded once (start 0)."""
-    if one:
-        if start == 0:
-            _narrow(codes, chars)
-        return
-    _narrow(codes[start * width:(start + rows) * width], chars)
 
 
 @njit(cache=True, nogil=True)
