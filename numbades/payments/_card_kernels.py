@@ -170,6 +170,10 @@ def _pairs(table: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     return pairs
 
 
+#: Rows per block of the digit kernels: their digits and flags stay in the L1 cache.
+_BLOCK = 256
+
+
 @njit(cache=True, nogil=True, inline="always")
 def _natural(word: np.uint64, pairs: np.ndarray, nbytes: int) -> np.uint64:  # pragma: no cover
     """The top 2 * ``nbytes`` (1..8 bytes) natural PIN digits of an enciphered block, the
@@ -212,6 +216,19 @@ def _first(length: int) -> np.uint64:  # pragma: no cover - compiled
     return ~((_ALL >> np.uint64(1)) >> np.uint64((4 * length - 1) & 63))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _characters(digits: np.ndarray, lengths: np.ndarray, step: int, width: int,
+                codes: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Rows of digit words (digit r in nibble r from the top) as NumPy ``U`` codes, ``width``
+    a row (``codes``: flat), NUL from each row's length (``lengths[j * step]``) on."""
+    for j in range(codes.shape[0] // width):
+        length = np.int64(lengths[j * step])
+        for r in range(width):
+            digit = (digits[j] >> np.uint64(60 - 4 * r)) & np.uint64(15)
+            codes[j * width + r] = np.uint32(np.uint64(48) + digit) if r < length \
+                else np.uint32(0)
+
+
 @njit(cache=True, nogil=True)
 def ibm3624_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
                   lengths: np.ndarray, sign: int, out: np.ndarray) -> None:  # pragma: no cover
@@ -228,14 +245,22 @@ def ibm3624_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
     pairs = _pairs(table)
     minus = np.uint64(0) - np.uint64(sign < 0)
     width = out.shape[1]
-    for i in range(out.shape[0]):
-        natural = _natural(enciphered[i], pairs, (width + 1) // 2)
-        value = values[i if values.shape[0] > 1 else 0]
-        length = np.int64(lengths[i if lengths.shape[0] > 1 else 0])
-        digits = _digitwise(value, natural, minus)
-        for j in range(width):
-            digit = (digits >> np.uint64(60 - 4 * j)) & np.uint64(15)
-            out[i, j] = np.uint32(48 + digit) if j < length else np.uint32(0)
+    nbytes = (width + 1) // 2
+    v_step = 1 if values.shape[0] > 1 else 0
+    l_step = 1 if lengths.shape[0] > 1 else 0
+    found = np.empty(_BLOCK, np.uint64)
+    flat = out.reshape(-1)
+    for start in range(0, out.shape[0], _BLOCK):
+        rows = min(_BLOCK, out.shape[0] - start)
+        block, codes = enciphered[start:start + rows], flat[start * width:(start + rows) * width]
+        for j in range(rows):  # the digits of a block of rows, then their characters
+            natural = _natural(block[j], pairs, nbytes)
+            found[j] = _digitwise(values[(start + j) * v_step], natural, minus)
+        l_rows = lengths[start * l_step:start * l_step + rows * l_step + 1 - l_step]
+        if width == 4:  # the usual PINs: a width the compiler knows, the rows vectorised
+            _characters(found, l_rows, l_step, 4, codes)
+        else:
+            _characters(found, l_rows, l_step, width, codes)
 
 
 @njit(cache=True, nogil=True)
@@ -400,10 +425,6 @@ def _visa4(word: np.uint64, count: int) -> tuple:  # pragma: no cover - compiled
         digit, flags = _next_digit(word, flags)
         digits |= digit << np.uint64(60 - 4 * r)
     return digits, enough
-
-
-#: Rows per block of the Visa digit kernels: their digits and flags stay in the L1 cache.
-_BLOCK = 256
 
 
 @njit(cache=True, nogil=True)
