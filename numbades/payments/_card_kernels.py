@@ -217,6 +217,16 @@ def _first(length: int) -> np.uint64:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
+def _offsets(enciphered: np.ndarray, values: np.ndarray, step: int, pairs: np.ndarray,
+             minus: np.uint64, nbytes: int, found: np.ndarray) -> None:  # pragma: no cover
+    """found[j]: (values[j * step] +/- the natural digits of enciphered[j]) mod 10, digit
+    by digit (``_digitwise``; the top 2 * ``nbytes`` natural digits made)."""
+    for j in range(enciphered.shape[0]):
+        natural = _natural(enciphered[j], pairs, nbytes)
+        found[j] = _digitwise(values[j * step], natural, minus)
+
+
+@njit(cache=True, nogil=True, inline="always")
 def _characters(digits: np.ndarray, lengths: np.ndarray, step: int, width: int,
                 codes: np.ndarray) -> None:  # pragma: no cover - compiled
     """Rows of digit words (digit r in nibble r from the top) as NumPy ``U`` codes, ``width``
@@ -253,14 +263,31 @@ def ibm3624_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
     for start in range(0, out.shape[0], _BLOCK):
         rows = min(_BLOCK, out.shape[0] - start)
         block, codes = enciphered[start:start + rows], flat[start * width:(start + rows) * width]
-        for j in range(rows):  # the digits of a block of rows, then their characters
-            natural = _natural(block[j], pairs, nbytes)
-            found[j] = _digitwise(values[(start + j) * v_step], natural, minus)
+        vals = values[start * v_step:start * v_step + rows * v_step + 1 - v_step]
+        if nbytes == 2:  # PINs of 4 digits: two table bytes, a count the compiler knows
+            _offsets(block, vals, v_step, pairs, minus, 2, found)
+        else:
+            _offsets(block, vals, v_step, pairs, minus, nbytes, found)
         l_rows = lengths[start * l_step:start * l_step + rows * l_step + 1 - l_step]
         if width == 4:  # the usual PINs: a width the compiler knows, the rows vectorised
             _characters(found, l_rows, l_step, 4, codes)
         else:
             _characters(found, l_rows, l_step, width, codes)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _same(enciphered: np.ndarray, pairs: np.ndarray, pins: np.ndarray,
+          pin_lengths: np.ndarray, offsets: np.ndarray, offset_lengths: np.ndarray,
+          nbytes: int, out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """``ibm3624_matches`` with the natural digits of ``nbytes`` table bytes."""
+    for i in range(out.shape[0]):
+        natural = _natural(enciphered[i], pairs, nbytes)
+        pin = pins[i if pins.shape[0] > 1 else 0]
+        offset = offsets[i if offsets.shape[0] > 1 else 0]
+        length = np.int64(pin_lengths[i if pin_lengths.shape[0] > 1 else 0])
+        same = length == np.int64(offset_lengths[i if offset_lengths.shape[0] > 1 else 0])
+        wrong = (_digitwise(offset, natural, np.uint64(0)) ^ pin) & _first(length)
+        out[i] = same & (wrong == np.uint64(0))
 
 
 @njit(cache=True, nogil=True)
@@ -271,14 +298,11 @@ def ibm3624_matches(enciphered: np.ndarray, table: np.ndarray, pins: np.ndarray,
     and as long as the offset?  Arguments as for ``ibm3624_codes``, one row serving every
     row; ``width``: the longest PIN or offset (4..16), the natural digits made."""
     pairs = _pairs(table)
-    for i in range(out.shape[0]):
-        natural = _natural(enciphered[i], pairs, (width + 1) // 2)
-        pin = pins[i if pins.shape[0] > 1 else 0]
-        offset = offsets[i if offsets.shape[0] > 1 else 0]
-        length = np.int64(pin_lengths[i if pin_lengths.shape[0] > 1 else 0])
-        same = length == np.int64(offset_lengths[i if offset_lengths.shape[0] > 1 else 0])
-        wrong = (_digitwise(offset, natural, np.uint64(0)) ^ pin) & _first(length)
-        out[i] = same & (wrong == np.uint64(0))
+    if width <= 4:  # PINs of 4 digits: two table bytes, a count the compiler knows
+        _same(enciphered, pairs, pins, pin_lengths, offsets, offset_lengths, 2, out)
+    else:
+        _same(enciphered, pairs, pins, pin_lengths, offsets, offset_lengths, (width + 1) // 2,
+              out)
 
 
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
