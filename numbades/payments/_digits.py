@@ -1,10 +1,11 @@
 """Digit rows of the card and EMV functions: packed into cipher blocks, picked out of them.
 
 Packing digit fields into blocks at per-row offsets (``join`` from digit
-values; ``packed`` straight from characters into uint64 words, with the
-fields' checks), Visa's decimalisation of cipher output (``decimal``) and
-odd key parity (``odd_parity``); the loops are in ``_kernels`` and
-``_card_kernels``.
+values; ``fast_read`` through the SWAR kernels of ``_card_swar`` when every
+row is clean, else ``packed`` straight from characters into uint64 words,
+with the fields' checks naming the rows), Visa's decimalisation of cipher
+output (``decimal``) and odd key parity (``odd_parity``); the loops are in
+``_kernels``, ``_card_kernels`` and ``_card_swar``.
 """
 
 from __future__ import annotations

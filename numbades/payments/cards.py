@@ -14,6 +14,12 @@ sequence of ``str`` or a NumPy ``U``/``S`` array; a one-row argument is
 used for every row.  Keys are ``uint8`` arrays, (16,) for the batch or
 (N, 16) for a key per row (the PVKs also 8 or 24 bytes).  Results are
 NumPy ``U`` arrays of digit strings; verify forms return boolean arrays.
+
+The strings are read eight characters to a word, a block of rows at a time
+(``_card_swar``); only when a row must be refused, or a string is wider
+than 24 characters, do the exact per-row kernels (``_card_kernels``) read
+them again, to name the rows.  Either way every check runs before any
+cipher does.
 """
 
 from __future__ import annotations
