@@ -118,6 +118,12 @@ def test_one_value_for_every_row(kind: str) -> None:
     assert got.tolist() == [_pvv(k, pins[0], a) for k, a in zip(pvkis, pans, strict=True)]
     got = payments.visa_pvv(KEY_ARRAY, "7", _as(kind, pins), _as(kind, pans[:1]))
     assert got.tolist() == [_pvv("7", p, pans[0]) for p in pins]
+    long_pan = [a + "0" * (15 - len(a)) for a in pans[:1]]  # IBM's digits 4..14 lie within it
+    offsets = payments.ibm3624_offset(KEY_ARRAY, TABLE, _as(kind, pins), _as(kind, long_pan), **IBM)
+    assert offsets.tolist() == [_offset(p, long_pan[0], **IBM) for p in pins]
+    ok = payments.verify_ibm3624_offset(KEY_ARRAY, TABLE, _as(kind, pins), _as(kind, long_pan),
+                                        _as(kind, offsets.tolist()[:1]), **IBM)
+    assert ok.tolist() == [o == offsets[0] for o in offsets.tolist()]
 
 
 @pytest.mark.parametrize(("start", "length"), [(0, None), (0, 1), (3, 16), (7, None), (18, 1),
