@@ -42,6 +42,40 @@ def _swap(w: np.uint64) -> np.uint64:  # pragma: no cover - compiled
     return (w >> _U(32)) | (w << _U(32))
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _pan_block(codes: np.ndarray, width: int, one: bool, start: int, chars: np.ndarray,
+               cols: np.ndarray, done: np.ndarray) -> np.uint64:  # pragma: no cover - compiled
+    """The PAN fields of rows start.. (as many as ``done`` holds) into ``done``, from the
+    PANs' flat character codes (rows of ``width`` <= 24; ``one``: one PAN for all, read
+    in the first block only); ``cols``: (3, _ROWS) scratch words kept from block to
+    block.  Nonzero when some PAN is not clean or not 8..19 digits long."""
+    rows = done.shape[0]
+    if one and start > 0:
+        done[:] = cols[0, 0]  # the one PAN's field, made in the first block
+        return _U(0)
+    c0, c1, c2 = cols[0, :rows], cols[1, :rows], cols[2, :rows]
+    stride = 0 if one else width
+    _load_block(codes, width, one, start, rows, chars)
+    _column(chars, width, stride, 0, c0)
+    _column(chars, width, stride, 1, c1)
+    _column(chars, width, stride, 2, c2)
+    wrong = _U(0)
+    for j in range(rows):  # vectorised: no branch
+        wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
+        wrong1, mask1, flags1, d1 = _word(c1[j], mask0)
+        wrong2, _, flags2, lo = _word(c2[j], mask1)
+        length = _U(24) - _count(flags0 + flags1 + flags2)
+        wrong |= wrong0 | wrong1 | wrong2 | _U(length < _U(8)) | _U(length > _U(19))
+        # The 24 digits as hi:lo (96 bits); k: the digit before the check digit's bit.
+        hi = (d0 << _U(32)) | d1
+        k = _U(100) - _U(4) * length
+        done[j] = ((((hi << (_U(32) - min(k, _U(32)))) >> (max(k, _U(32)) - _U(32)))
+                    | (lo >> min(k, _U(63)))) & _PAN_BITS)
+    if one:
+        cols[0, 0] = done[0]  # kept for the later blocks
+    return wrong
+
+
 @njit(cache=True, nogil=True)
 def pan_fields_fast(codes: np.ndarray, width: int, fields: np.ndarray
                     ) -> bool:  # pragma: no cover - compiled
@@ -55,22 +89,8 @@ def pan_fields_fast(codes: np.ndarray, width: int, fields: np.ndarray
     wrong = _U(0)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
-        c0, c1, c2, done = cols[0, :rows], cols[1, :rows], cols[2, :rows], cols[3, :rows]
-        _load_block(codes, width, False, start, rows, chars)
-        _column(chars, width, width, 0, c0)
-        _column(chars, width, width, 1, c1)
-        _column(chars, width, width, 2, c2)
-        for j in range(rows):  # vectorised: no branch
-            wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
-            wrong1, mask1, flags1, d1 = _word(c1[j], mask0)
-            wrong2, _, flags2, lo = _word(c2[j], mask1)
-            length = _U(24) - _count(flags0 + flags1 + flags2)
-            wrong |= wrong0 | wrong1 | wrong2 | _U(length < _U(8)) | _U(length > _U(19))
-            # The 24 digits as hi:lo (96 bits); k: the digit before the check digit's bit.
-            hi = (d0 << _U(32)) | d1
-            k = _U(100) - _U(4) * length
-            done[j] = ((((hi << (_U(32) - min(k, _U(32)))) >> (max(k, _U(32)) - _U(32)))
-                        | (lo >> min(k, _U(63)))) & _PAN_BITS)
+        done = cols[3, :rows]
+        wrong |= _pan_block(codes, width, False, start, chars, cols, done)
         fields[start:start + rows] = done  # results in a column of their own: vectorised
     return wrong == _U(0)
 
@@ -98,6 +118,31 @@ def _block(fmt: int, length: np.uint64, digits: np.uint64, fill: np.uint64,
             | ((digits >> _U(8)) & pin_bits) | (fill & ~pin_bits & _FIELD_BITS)) ^ field
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _encode_block(codes: np.ndarray, width: int, one: bool, start: int, fmt: int,
+                  fills: np.ndarray, pans: np.ndarray, chars: np.ndarray, cols: np.ndarray,
+                  done: np.ndarray) -> np.uint64:  # pragma: no cover - compiled
+    """Clear blocks of rows start.. (as many as ``done`` holds, as words stored big-endian)
+    into ``done`` from the PINs' flat character codes (rows of ``width`` <= 16; ``one``:
+    one PIN for all), the fill ``fills[j]`` and PAN field ``pans[j]`` of each row;
+    ``cols``: (2, _ROWS) scratch.  Nonzero when some PIN is not clean or not 4..12
+    digits long."""
+    rows = done.shape[0]
+    c0, c1 = cols[0, :rows], cols[1, :rows]
+    _load_block(codes, width, one, start, rows, chars)
+    stride = 0 if one else width
+    _column(chars, width, stride, 0, c0)
+    _column(chars, width, stride, 1, c1)
+    wrong = _U(0)
+    for j in range(rows):  # vectorised: no branch
+        wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
+        wrong1, _, flags1, d1 = _word(c1[j], mask0)
+        length = _U(16) - _count(flags0 + flags1)
+        wrong |= wrong0 | wrong1 | _U(length < _U(4)) | _U(length > _U(12))
+        done[j] = _swap(_block(fmt, length, (d0 << _U(32)) | d1, fills[j], pans[j]))
+    return wrong
+
+
 @njit(cache=True, nogil=True)
 def encode_fast(codes: np.ndarray, width: int, one: bool, fields: np.ndarray, fmt: int,
                 fill: np.ndarray, out: np.ndarray) -> bool:  # pragma: no cover - compiled
@@ -109,21 +154,36 @@ def encode_fast(codes: np.ndarray, width: int, one: bool, fields: np.ndarray, fm
     n = out.shape[0]
     chars = np.empty(_ROWS * width + PIN_BYTES, np.uint8)
     cols = np.empty((3, _ROWS), np.uint64)
-    stride = 0 if one else width
     wrong = _U(0)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
-        c0, c1, done = cols[0, :rows], cols[1, :rows], cols[2, :rows]
-        _load_block(codes, width, one, start, rows, chars)
-        _column(chars, width, stride, 0, c0)
-        _column(chars, width, stride, 1, c1)
-        fills, pans = fill[start:start + rows], fields[start:start + rows]
-        for j in range(rows):  # vectorised: no branch
-            wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
-            wrong1, _, flags1, d1 = _word(c1[j], mask0)
-            length = _U(16) - _count(flags0 + flags1)
-            wrong |= wrong0 | wrong1 | _U(length < _U(4)) | _U(length > _U(12))
-            done[j] = _swap(_block(fmt, length, (d0 << _U(32)) | d1, fills[j], pans[j]))
+        done = cols[2, :rows]
+        wrong |= _encode_block(codes, width, one, start, fmt, fill[start:start + rows],
+                               fields[start:start + rows], chars, cols, done)
+        out[start:start + rows] = done
+    return wrong == _U(0)
+
+
+@njit(cache=True, nogil=True)
+def encode_pan_fast(codes: np.ndarray, width: int, one: bool, pan_codes: np.ndarray,
+                    pan_width: int, one_pan: bool, fmt: int, fill: np.ndarray,
+                    out: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """``encode_fast`` for formats 0 and 3 with the PAN fields made in the same pass, a
+    block of rows at a time, from the PANs' flat character codes (rows of ``pan_width``
+    <= 24; ``one_pan``: one PAN for all): no array of fields.  True when every PIN and
+    every PAN is clean and of a length in range; else the blocks are meaningless."""
+    n = out.shape[0]
+    chars = np.empty(_ROWS * width + PIN_BYTES, np.uint8)
+    pan_chars = np.empty(_ROWS * pan_width + PAN_BYTES, np.uint8)
+    cols = np.empty((3, _ROWS), np.uint64)
+    pan_cols = np.empty((4, _ROWS), np.uint64)
+    wrong = _U(0)
+    for start in range(0, n, _ROWS):
+        rows = min(_ROWS, n - start)
+        pans, done = pan_cols[3, :rows], cols[2, :rows]
+        wrong |= _pan_block(pan_codes, pan_width, one_pan, start, pan_chars, pan_cols, pans)
+        wrong |= _encode_block(codes, width, one, start, fmt, fill[start:start + rows], pans,
+                               chars, cols, done)
         out[start:start + rows] = done
     return wrong == _U(0)
 
@@ -196,6 +256,35 @@ def _pair(chars: np.uint64, first: int) -> np.uint64:  # pragma: no cover - comp
         | ((chars >> _U(48 - 8 * first)) & _U(0xFF)) << _U(32)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _decode_block(blocks: np.ndarray, start: int, pans: np.ndarray, fmt: int,
+                  cols: np.ndarray, oks: np.ndarray, pins: np.ndarray,
+                  valid: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Rows start.. (as many as ``pans`` holds) of ``decode_blocks``; ``cols``: (7, _ROWS)
+    and ``oks``: (_ROWS,) scratch."""
+    rows = pans.shape[0]
+    col, ok_rows = cols[6, :rows], oks[:rows]
+    _words(blocks, start, col)
+    for j in range(rows):  # vectorised: no branch
+        word = col[j] ^ pans[j]
+        ok, length, in_pin = _checked(word, fmt)
+        keep = _U(0) - _U(ok)  # all ones for a valid block
+        digits = word & in_pin & keep  # the PIN's nibbles, the rest 0
+        shown = length & keep  # characters shown: 4..12, or none
+        first = min(shown, _U(8))
+        head = _spread(digits >> _U(24) & _U(0xFFFFFFFF)) | _zeros(first)  # chars 0..7
+        tail = _spread((digits << _U(8)) & _U(0xFFFF0000)) | _zeros(shown - first)  # 8..11
+        ok_rows[j] = ok
+        for m in range(4):
+            cols[m, j] = _pair(head, 2 * m)
+        cols[4, j] = _pair(tail, 0)
+        cols[5, j] = _pair(tail, 2)
+    valid[start:start + rows] = ok_rows
+    for j in range(rows):
+        for m in range(6):
+            pins[6 * (start + j) + m] = cols[m, j]
+
+
 @njit(cache=True, nogil=True)
 def decode_blocks(blocks: np.ndarray, fields: np.ndarray, fmt: int, pins: np.ndarray,
                   valid: np.ndarray) -> None:  # pragma: no cover - compiled
@@ -207,26 +296,29 @@ def decode_blocks(blocks: np.ndarray, fields: np.ndarray, fmt: int, pins: np.nda
     oks = np.empty(_ROWS, np.bool_)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
-        col, pans, ok_rows = cols[6, :rows], fields[start:start + rows], oks[:rows]
-        _words(blocks, start, col)
-        for j in range(rows):  # vectorised: no branch
-            word = col[j] ^ pans[j]
-            ok, length, in_pin = _checked(word, fmt)
-            keep = _U(0) - _U(ok)  # all ones for a valid block
-            digits = word & in_pin & keep  # the PIN's nibbles, the rest 0
-            shown = length & keep  # characters shown: 4..12, or none
-            first = min(shown, _U(8))
-            head = _spread(digits >> _U(24) & _U(0xFFFFFFFF)) | _zeros(first)  # chars 0..7
-            tail = _spread((digits << _U(8)) & _U(0xFFFF0000)) | _zeros(shown - first)  # 8..11
-            ok_rows[j] = ok
-            for m in range(4):
-                cols[m, j] = _pair(head, 2 * m)
-            cols[4, j] = _pair(tail, 0)
-            cols[5, j] = _pair(tail, 2)
-        valid[start:start + rows] = ok_rows
-        for j in range(rows):
-            for m in range(6):
-                pins[6 * (start + j) + m] = cols[m, j]
+        _decode_block(blocks, start, fields[start:start + rows], fmt, cols, oks, pins, valid)
+
+
+@njit(cache=True, nogil=True)
+def decode_pan_fast(blocks: np.ndarray, pan_codes: np.ndarray, pan_width: int, one_pan: bool,
+                    fmt: int, pins: np.ndarray, valid: np.ndarray
+                    ) -> bool:  # pragma: no cover - compiled
+    """``decode_blocks`` for formats 0 and 3 with the PAN fields made in the same pass, a
+    block of rows at a time, from the PANs' flat character codes (rows of ``pan_width``
+    <= 24; ``one_pan``: one PAN for all): no array of fields.  True when every PAN is
+    clean and 8..19 digits long; else the PINs and flags are meaningless."""
+    n = valid.shape[0]
+    cols = np.empty((7, _ROWS), np.uint64)
+    oks = np.empty(_ROWS, np.bool_)
+    pan_chars = np.empty(_ROWS * pan_width + PAN_BYTES, np.uint8)
+    pan_cols = np.empty((4, _ROWS), np.uint64)
+    wrong = _U(0)
+    for start in range(0, n, _ROWS):
+        rows = min(_ROWS, n - start)
+        pans = pan_cols[3, :rows]
+        wrong |= _pan_block(pan_codes, pan_width, one_pan, start, pan_chars, pan_cols, pans)
+        _decode_block(blocks, start, pans, fmt, cols, oks, pins, valid)
+    return wrong == _U(0)
 
 
 @njit(cache=True, nogil=True)
