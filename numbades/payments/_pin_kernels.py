@@ -22,7 +22,7 @@ import numpy as np
 from numba import njit
 
 from ._kernels import _ALL, _shr, _string
-from ._swar import _D30, _ROWS, _U, _be, _column, _count, _load_block, _word
+from ._swar import _D30, _ROWS, _U, _column, _count, _load_block, _word
 
 _INLINED_SOURCES_SHA256 = "f30ce8e49edac38d7ac4f180565df0178abda5edeaea4042c061e9929c874b40"  # see tools/stamp_kernel_sources.py
 
@@ -228,9 +228,12 @@ def _checked(word: np.uint64, fmt: int) -> tuple:  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True, inline="always")
 def _words(blocks: np.ndarray, start: int, col: np.ndarray) -> None:  # pragma: no cover
-    """Blocks start.. (flat bytes, 8 a row) as big-endian words in ``col`` (all it holds)."""
+    """Blocks start.. (native words, one a row, stored as the blocks' bytes) as big-endian
+    words in ``col`` (all it holds): a byte swap, which the compiler vectorises (loading
+    eight bytes one at a time did not)."""
+    src = blocks[start:start + col.shape[0]]
     for j in range(col.shape[0]):
-        col[j] = _be(blocks, _U(8 * (start + j)))
+        col[j] = _swap(src[j])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -288,7 +291,7 @@ def _decode_block(blocks: np.ndarray, start: int, pans: np.ndarray, fmt: int,
 @njit(cache=True, nogil=True)
 def decode_blocks(blocks: np.ndarray, fields: np.ndarray, fmt: int, pins: np.ndarray,
                   valid: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Clear blocks (flat bytes, 8 a row) -> the PINs as NumPy ``U12`` character codes, two
+    """Clear blocks (words, one a row, stored as the blocks' bytes) -> the PINs as NumPy ``U12`` character codes, two
     to a word (``pins``: 6 words a row; NUL past the PIN, all NUL where invalid) and
     validity (see ``_checked``), after the PAN field ``fields[i]`` is XORed out."""
     n = valid.shape[0]
@@ -325,7 +328,7 @@ def decode_pan_fast(blocks: np.ndarray, pan_codes: np.ndarray, pan_width: int, o
 def reformat_blocks(blocks: np.ndarray, fields: np.ndarray, from_fmt: int, to_fmt: int,
                     fill: np.ndarray, out: np.ndarray,
                     valid: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Clear blocks (flat bytes, 8 a row) of ``from_fmt`` -> clear blocks of ``to_fmt``
+    """Clear blocks (words, one a row, stored as the blocks' bytes) of ``from_fmt`` -> clear blocks of ``to_fmt``
     (``out``: words stored as the blocks' bytes) with the same PINs, the PIN never leaving
     its word: the PAN field ``fields[i]`` XORed out if ``from_fmt`` takes it and in if
     ``to_fmt`` does; the new fill ``fill[i]`` (low 56 bits).  Invalid rows (see

@@ -57,6 +57,13 @@ def _flat(array: np.ndarray) -> np.ndarray:
     return _read_only(array.reshape(-1))
 
 
+def _block_words(blocks: np.ndarray) -> np.ndarray:
+    """(N, 8) uint8 blocks as the kernels read them: N native words, flat, aligned,
+    read-only (a copy only when the bytes are not aligned to 8)."""
+    words = np.ascontiguousarray(blocks).view(np.uint64).reshape(-1)
+    return _read_only(words if words.flags.aligned else words.copy())
+
+
 def _per_row(values: np.ndarray, n: int) -> np.ndarray:
     """n words: the argument's own (n), the one for all (1), or zeros (none)."""
     if values.shape[0] == n:
@@ -143,7 +150,7 @@ def _decode(blocks: np.ndarray, fields: np.ndarray, fmt: int) -> tuple[np.ndarra
     n = blocks.shape[0]
     pins = np.empty((n, _PIN_MAX), np.uint32)
     valid = np.empty(n, np.bool_)
-    _pin_kernels.decode_blocks(_flat(np.ascontiguousarray(blocks)), _per_row(fields, n), fmt,
+    _pin_kernels.decode_blocks(_block_words(blocks), _per_row(fields, n), fmt,
                                pins.view(np.uint64).reshape(-1), valid)
     return pins, valid
 
@@ -158,7 +165,7 @@ def _decode_pan(blocks: np.ndarray, pan_chars: np.ndarray, fmt: int
         return _decode(blocks, _fields(pan_chars), fmt)
     pins = np.empty((n, _PIN_MAX), np.uint32)
     valid = np.empty(n, np.bool_)
-    if _pin_kernels.decode_pan_fast(_flat(blocks), _flat(pan_chars), pan_chars.shape[1],
+    if _pin_kernels.decode_pan_fast(_block_words(blocks), _flat(pan_chars), pan_chars.shape[1],
                                     pan_chars.shape[0] == 1, fmt,
                                     pins.view(np.uint64).reshape(-1), valid):
         return pins, valid
@@ -172,7 +179,7 @@ def _reformat(blocks: np.ndarray, fields: np.ndarray, from_fmt: int, to_fmt: int
     n = blocks.shape[0]
     out = np.empty((n, 8), np.uint8)
     valid = np.empty(n, np.bool_)
-    _pin_kernels.reformat_blocks(_flat(np.ascontiguousarray(blocks)), _per_row(fields, n),
+    _pin_kernels.reformat_blocks(_block_words(blocks), _per_row(fields, n),
                                  from_fmt, to_fmt, _fill(to_fmt, n),
                                  out.view(np.uint64).reshape(-1), valid)
     return out, valid
