@@ -76,6 +76,12 @@ def _pan_block(codes: np.ndarray, width: int, one: bool, start: int, chars: np.n
     return wrong
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _pan_buffers(width: int) -> tuple:  # pragma: no cover - compiled
+    """A PAN byte buffer (rows of ``width``) and the (4, _ROWS) words of ``_pan_block``."""
+    return np.empty(_ROWS * width + PAN_BYTES, np.uint8), np.empty((4, _ROWS), np.uint64)
+
+
 @njit(cache=True, nogil=True)
 def pan_fields_fast(codes: np.ndarray, width: int, fields: np.ndarray
                     ) -> bool:  # pragma: no cover - compiled
@@ -84,8 +90,7 @@ def pan_fields_fast(codes: np.ndarray, width: int, fields: np.ndarray
     ``width`` <= 24).  True when every PAN is clean and 8..19 digits long; else the
     fields are meaningless."""
     n = fields.shape[0]
-    chars = np.empty(_ROWS * width + PAN_BYTES, np.uint8)
-    cols = np.empty((4, _ROWS), np.uint64)
+    chars, cols = _pan_buffers(width)
     wrong = _U(0)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
@@ -174,9 +179,8 @@ def encode_pan_fast(codes: np.ndarray, width: int, one: bool, pan_codes: np.ndar
     every PAN is clean and of a length in range; else the blocks are meaningless."""
     n = out.shape[0]
     chars = np.empty(_ROWS * width + PIN_BYTES, np.uint8)
-    pan_chars = np.empty(_ROWS * pan_width + PAN_BYTES, np.uint8)
     cols = np.empty((3, _ROWS), np.uint64)
-    pan_cols = np.empty((4, _ROWS), np.uint64)
+    pan_chars, pan_cols = _pan_buffers(pan_width)
     wrong = _U(0)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
@@ -313,8 +317,7 @@ def decode_pan_fast(blocks: np.ndarray, pan_codes: np.ndarray, pan_width: int, o
     n = valid.shape[0]
     cols = np.empty((7, _ROWS), np.uint64)
     oks = np.empty(_ROWS, np.bool_)
-    pan_chars = np.empty(_ROWS * pan_width + PAN_BYTES, np.uint8)
-    pan_cols = np.empty((4, _ROWS), np.uint64)
+    pan_chars, pan_cols = _pan_buffers(pan_width)
     wrong = _U(0)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
