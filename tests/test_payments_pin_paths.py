@@ -193,3 +193,54 @@ def test_clean_rows_of_the_usual_widths_never_take_the_exact_path(kind: str, mon
     assert [r.tobytes() for r in got] == _psec_blocks(0, pins, pans)
     translate_pin_blocks(encipher_pin_blocks(KEY, _as(kind, pins), _as(kind, pans), 3),
                          _as(kind, pans), KEY, KEY, 3, 0)
+
+
+@pytest.mark.parametrize("n", [257, 513])
+@pytest.mark.parametrize("kind", ["U", "S"])
+def test_one_pan_or_one_pin_across_blocks_of_rows_equals_psec(n: int, kind: str) -> None:
+    # formats 0 and 3 make the PAN fields in the pass over the PINs or blocks: one PAN for
+    # every row is read in the first block of rows and serves the later ones
+    rng = np.random.default_rng(n + 11)
+    pins, pans = _digits(rng, n, 4, 12), _digits(rng, n, 13, 19)
+    one_pan = pin_block(_as(kind, pins), _as(kind, pans[:1]), 0)
+    assert [r.tobytes() for r in one_pan] == _psec_blocks(0, pins, pans[:1] * n)
+    back, valid = pin_from_block(one_pan, _as(kind, pans[:1]), 0)
+    assert valid.all() and back.tolist() == pins
+    one_pin = pin_block(_as(kind, pins[:1]), _as(kind, pans), 0)
+    assert [r.tobytes() for r in one_pin] == _psec_blocks(0, pins[:1] * n, pans)
+    fmt3 = pin_block(_as(kind, pins), _as(kind, pans[:1]), 3)
+    want = [psec_pb.decode_pinblock_iso_3(b.tobytes(), pans[0]) for b in fmt3]
+    back, valid = pin_from_block(fmt3, _as(kind, pans[:1]), 3)
+    assert valid.all() and back.tolist() == want == pins
+
+
+@pytest.mark.parametrize("kind", ["list", "U", "S"])
+def test_the_pan_fields_are_made_in_the_pass_over_the_pins_and_blocks(kind: str,
+                                                                        monkeypatch) -> None:
+    from numbades.payments import _pin_kernels
+
+    def refused(*args: object) -> None:
+        raise AssertionError("a separate pass ran")
+
+    for name in ("pan_fields_fast", "pan_fields", "encode_fast", "encode_blocks",
+                 "decode_blocks"):
+        monkeypatch.setattr(_pin_kernels, name, refused)
+    rng = np.random.default_rng(12)
+    pins, pans = _digits(rng, 300, 4, 12), _digits(rng, 300, 13, 19)
+    blocks = pin_block(_as(kind, pins), _as(kind, pans), 0)
+    assert [r.tobytes() for r in blocks] == _psec_blocks(0, pins, pans)
+    back, valid = pin_from_block(blocks, _as(kind, pans), 0)
+    assert valid.all() and back.tolist() == pins
+
+
+@pytest.mark.parametrize("kind", ["list", "U"])
+def test_a_bad_pan_is_named_before_a_bad_pin_and_one_bad_pan_for_all_is_row_0(
+        kind: str) -> None:
+    rng = np.random.default_rng(13)
+    n = 300
+    pins, pans = _digits(rng, n, 4, 12), _digits(rng, n, 13, 19)
+    pins[3], pans[258] = "12a4", "1234567"
+    with pytest.raises(ValueError, match=r"pan must be 8 to 19 digits: row 258$"):
+        pin_block(_as(kind, pins), _as(kind, pans), 0)
+    with pytest.raises(ValueError, match=r"pan must hold only the digits 0-9: row 0$"):
+        pin_from_block(np.zeros((n, 8), np.uint8), _as(kind, ["55443322110099x6"]), 3)

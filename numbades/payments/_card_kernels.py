@@ -170,25 +170,73 @@ def _pairs(table: np.ndarray) -> np.ndarray:  # pragma: no cover - compiled
     return pairs
 
 
+#: Rows per block of the digit kernels: their digits and flags stay in the L1 cache.
+_BLOCK = 256
+
+
 @njit(cache=True, nogil=True, inline="always")
-def _natural(word: np.uint64, pairs: np.ndarray) -> np.uint64:  # pragma: no cover
-    """The 16 natural PIN digits of an enciphered block: each nibble through the table,
-    a byte at a time (``_pairs``)."""
+def _natural(word: np.uint64, pairs: np.ndarray, nbytes: int) -> np.uint64:  # pragma: no cover
+    """The top 2 * ``nbytes`` (1..8 bytes) natural PIN digits of an enciphered block, the
+    rest 0: each nibble through the table, a byte at a time (``_pairs``)."""
     natural = np.uint64(0)
-    for b in range(8):
+    for b in range(nbytes):
         byte = (word >> np.uint64(56 - 8 * b)) & np.uint64(0xFF)
         natural = (natural << np.uint64(8)) | np.uint64(pairs[byte])
-    return natural
+    return natural << np.uint64((64 - 8 * nbytes) & 63)
+
+
+_BYTE_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)  # the low nibble of every byte
+_TENS = np.uint64(0x0A0A0A0A0A0A0A0A)
+_TEN_UP = np.uint64(0x7676767676767676)  # 0x80 - 10 in every byte
+_BYTE_TOP = np.uint64(0x8080808080808080)
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _ibm3624_digit(natural: np.uint64, value: np.uint64, sign: int,
-                   j: int) -> np.int64:  # pragma: no cover - compiled
-    """Digit j (nibble j from the top of each word) of (value + sign * natural) mod 10."""
-    shift = np.uint64(60 - 4 * j)
-    digit = np.int64((value >> shift) & np.uint64(15)) \
-        + sign * np.int64((natural >> shift) & np.uint64(15))  # -9..18
-    return digit + 10 * np.int64(digit < 0) - 10 * np.int64(digit > 9)
+def _wrap10(x: np.uint64) -> np.uint64:  # pragma: no cover - compiled
+    """Each byte (0..19) of ``x`` mod 10."""
+    return x - (((x + _TEN_UP) & _BYTE_TOP) >> np.uint64(7)) * np.uint64(10)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _digitwise(value: np.uint64, natural: np.uint64, minus: np.uint64) -> np.uint64:  # pragma: no cover
+    """(value + natural) mod 10, or (value - natural) mod 10 where ``minus`` is all ones,
+    digit by digit over the 16 nibbles at once (each half of the nibbles in bytes)."""
+    halves = np.uint64(0)
+    for shift in (np.uint64(0), np.uint64(4)):
+        v = (value >> shift) & _BYTE_LOW
+        n = (natural >> shift) & _BYTE_LOW
+        n = ((_TENS - n) & minus) | (n & ~minus)  # -n as 10 - n: the sum stays below 20
+        halves |= _wrap10(v + n) << shift
+    return halves
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _first(length: int) -> np.uint64:  # pragma: no cover - compiled
+    """The top ``length`` nibbles (1..16) of a word as a mask."""
+    return ~((_ALL >> np.uint64(1)) >> np.uint64((4 * length - 1) & 63))
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _offsets(enciphered: np.ndarray, values: np.ndarray, step: int, pairs: np.ndarray,
+             minus: np.uint64, nbytes: int, found: np.ndarray) -> None:  # pragma: no cover
+    """found[j]: (values[j * step] +/- the natural digits of enciphered[j]) mod 10, digit
+    by digit (``_digitwise``; the top 2 * ``nbytes`` natural digits made)."""
+    for j in range(enciphered.shape[0]):
+        natural = _natural(enciphered[j], pairs, nbytes)
+        found[j] = _digitwise(values[j * step], natural, minus)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _characters(digits: np.ndarray, lengths: np.ndarray, step: int, width: int,
+                codes: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Rows of digit words (digit r in nibble r from the top) as NumPy ``U`` codes, ``width``
+    a row (``codes``: flat), NUL from each row's length (``lengths[j * step]``) on."""
+    for j in range(codes.shape[0] // width):
+        length = np.int64(lengths[j * step])
+        for r in range(width):
+            digit = (digits[j] >> np.uint64(60 - 4 * r)) & np.uint64(15)
+            codes[j * width + r] = np.uint32(np.uint64(48) + digit) if r < length \
+                else np.uint32(0)
 
 
 @njit(cache=True, nogil=True)
@@ -201,36 +249,60 @@ def ibm3624_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
     ``values``: (N or 1,) words of 16 digit nibbles (offsets for sign +1: the
     PIN; PINs for sign -1: the offset; zeros for +1: the natural PIN),
     ``lengths`` (N or 1,); ``out``: (N, W) uint32 character codes (W <= 16),
-    NUL after each row's length.  No branch on the digits or the lengths.
+    NUL after each row's length.  Only the W digits written are made, all of a
+    row's digits at once (``_digitwise``); no branch on the digits or lengths.
     """
     pairs = _pairs(table)
+    minus = np.uint64(0) - np.uint64(sign < 0)
+    width = out.shape[1]
+    nbytes = (width + 1) // 2
+    v_step = 1 if values.shape[0] > 1 else 0
+    l_step = 1 if lengths.shape[0] > 1 else 0
+    found = np.empty(_BLOCK, np.uint64)
+    flat = out.reshape(-1)
+    for start in range(0, out.shape[0], _BLOCK):
+        rows = min(_BLOCK, out.shape[0] - start)
+        block, codes = enciphered[start:start + rows], flat[start * width:(start + rows) * width]
+        vals = values[start * v_step:start * v_step + rows * v_step + 1 - v_step]
+        if nbytes == 2:  # PINs of 4 digits: two table bytes, a count the compiler knows
+            _offsets(block, vals, v_step, pairs, minus, 2, found)
+        else:
+            _offsets(block, vals, v_step, pairs, minus, nbytes, found)
+        l_rows = lengths[start * l_step:start * l_step + rows * l_step + 1 - l_step]
+        if width == 4:  # the usual PINs: a width the compiler knows, the rows vectorised
+            _characters(found, l_rows, l_step, 4, codes)
+        else:
+            _characters(found, l_rows, l_step, width, codes)
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _same(enciphered: np.ndarray, pairs: np.ndarray, pins: np.ndarray,
+          pin_lengths: np.ndarray, offsets: np.ndarray, offset_lengths: np.ndarray,
+          nbytes: int, out: np.ndarray) -> None:  # pragma: no cover - compiled
+    """``ibm3624_matches`` with the natural digits of ``nbytes`` table bytes."""
     for i in range(out.shape[0]):
-        natural = _natural(enciphered[i], pairs)
-        value = values[i if values.shape[0] > 1 else 0]
-        length = np.int64(lengths[i if lengths.shape[0] > 1 else 0])
-        for j in range(out.shape[1]):
-            digit = _ibm3624_digit(natural, value, sign, j)
-            out[i, j] = np.uint32(48 + digit) if j < length else np.uint32(0)
+        natural = _natural(enciphered[i], pairs, nbytes)
+        pin = pins[i if pins.shape[0] > 1 else 0]
+        offset = offsets[i if offsets.shape[0] > 1 else 0]
+        length = np.int64(pin_lengths[i if pin_lengths.shape[0] > 1 else 0])
+        same = length == np.int64(offset_lengths[i if offset_lengths.shape[0] > 1 else 0])
+        wrong = (_digitwise(offset, natural, np.uint64(0)) ^ pin) & _first(length)
+        out[i] = same & (wrong == np.uint64(0))
 
 
 @njit(cache=True, nogil=True)
 def ibm3624_matches(enciphered: np.ndarray, table: np.ndarray, pins: np.ndarray,
                     pin_lengths: np.ndarray, offsets: np.ndarray, offset_lengths: np.ndarray,
-                    out: np.ndarray) -> None:  # pragma: no cover - compiled
+                    width: int, out: np.ndarray) -> None:  # pragma: no cover - compiled
     """out[i]: is the PIN (digit words, lengths) natural + offset, digit by digit mod 10,
     and as long as the offset?  Arguments as for ``ibm3624_codes``, one row serving every
-    row; every row's 16 digits computed, those past its length masked."""
+    row; ``width``: the longest PIN or offset (4..16), the natural digits made."""
     pairs = _pairs(table)
-    for i in range(out.shape[0]):
-        natural = _natural(enciphered[i], pairs)
-        pin = pins[i if pins.shape[0] > 1 else 0]
-        offset = offsets[i if offsets.shape[0] > 1 else 0]
-        length = np.int64(pin_lengths[i if pin_lengths.shape[0] > 1 else 0])
-        same = length == np.int64(offset_lengths[i if offset_lengths.shape[0] > 1 else 0])
-        for j in range(16):
-            digit = np.uint64(_ibm3624_digit(natural, offset, 1, j))
-            same &= (j >= length) | (digit == ((pin >> np.uint64(60 - 4 * j)) & np.uint64(15)))
-        out[i] = same
+    if width <= 4:  # PINs of 4 digits: two table bytes, a count the compiler knows
+        _same(enciphered, pairs, pins, pin_lengths, offsets, offset_lengths, 2, out)
+    else:
+        _same(enciphered, pairs, pins, pin_lengths, offsets, offset_lengths, (width + 1) // 2,
+              out)
 
 
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
@@ -364,33 +436,70 @@ def _visa_digits(word: np.uint64, count: int) -> np.uint64:  # pragma: no cover 
     return digits if enough else _visa_slow(word, count)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _visa4(word: np.uint64, count: int) -> tuple:  # pragma: no cover - compiled
+    """(the first four decimal nibbles of a word, digit r in nibble r from the top; whether
+    it has ``count`` (<= 4) of them): ``_visa_digits`` unrolled, without a branch, so that
+    a loop over rows runs on vector registers (a vector leading-zero count with AVX-512)."""
+    flags = _decimal_flags(word)
+    digits = np.uint64(0)
+    enough = True
+    for r in range(4):
+        enough &= (flags != 0) | (r >= count)
+        digit, flags = _next_digit(word, flags)
+        digits |= digit << np.uint64(60 - 4 * r)
+    return digits, enough
+
+
 @njit(cache=True, nogil=True)
 def decimal_words(words: np.ndarray, base: int, out: np.ndarray) -> None:  # pragma: no cover
     """``decimal_codes`` of (N,) cipher blocks as words (the block's first byte on top),
-    without a pass to bytes (see ``_visa_digits``): each digit written as it is found."""
+    without a pass to bytes (see ``_visa_digits``).  Up to 4 digits (CVV, PVV): a block of
+    rows at a time, the digits of every row without a branch (``_visa4``), then written;
+    the rare row with too few decimal nibbles is redone."""
     count = out.shape[1]
-    for i in range(words.shape[0]):
-        word = words[i]
-        flags = _decimal_flags(word)
-        enough = True
-        for r in range(count):
-            enough &= flags != 0
-            digit, flags = _next_digit(word, flags)
-            out[i, r] = np.uint64(base) + digit
-        if not enough:
-            digits = _visa_slow(word, count)
+    if count > 4:
+        for i in range(words.shape[0]):
+            digits = _visa_digits(words[i], count)
             for r in range(count):
                 out[i, r] = np.uint64(base) + ((digits >> np.uint64(60 - 4 * r)) & np.uint64(15))
+        return
+    found = np.empty(_BLOCK, np.uint64)
+    enough = np.empty(_BLOCK, np.bool_)
+    for start in range(0, words.shape[0], _BLOCK):
+        rows = min(_BLOCK, words.shape[0] - start)
+        block, codes = words[start:start + rows], out[start:start + rows]
+        for j in range(rows):  # vectorised: no branch
+            found[j], enough[j] = _visa4(block[j], count)
+        for j in range(rows):
+            if not enough[j]:
+                found[j] = _visa_slow(block[j], count)
+        for j in range(rows):
+            for r in range(4):  # unrolled; the test on ``count`` is hoisted out of the loop
+                if r < count:
+                    codes[j, r] = np.uint64(base) + ((found[j] >> np.uint64(60 - 4 * r))
+                                                     & np.uint64(15))
 
 
 @njit(cache=True, nogil=True)
 def decimal_matches(words: np.ndarray, count: int, expected: np.ndarray,
                     out: np.ndarray) -> None:  # pragma: no cover - compiled
-    """out[i]: are the ``count`` Visa digits of words[i] (see ``_visa_digits``) the top
-    ``count`` nibbles of expected[i] (digit words; one row serves every row)?"""
-    for i in range(words.shape[0]):
-        given = expected[i if expected.shape[0] > 1 else 0]
-        out[i] = ((_visa_digits(words[i], count) ^ given) & _top(_ALL, count)) == 0
+    """out[i]: are the ``count`` (<= 4) Visa digits of words[i] (see ``_visa_digits``) the
+    top ``count`` nibbles of expected[i] (digit words; one row serves every row)?  As
+    ``decimal_words``: every row without a branch, then the rare short rows redone."""
+    top = _ALL << np.uint64(64 - 4 * count)
+    enough = np.empty(_BLOCK, np.bool_)
+    for start in range(0, words.shape[0], _BLOCK):
+        rows = min(_BLOCK, words.shape[0] - start)
+        block, same = words[start:start + rows], out[start:start + rows]
+        given = expected[start:start + rows] if expected.shape[0] > 1 else expected
+        step = 1 if expected.shape[0] > 1 else 0
+        for j in range(rows):  # vectorised: no branch
+            digits, enough[j] = _visa4(block[j], count)
+            same[j] = ((digits ^ given[j * step]) & top) == 0
+        for j in range(rows):
+            if not enough[j]:
+                same[j] = ((_visa_digits(block[j], count) ^ given[j * step]) & top) == 0
 
 
 @njit(cache=True, nogil=True)

@@ -1,10 +1,11 @@
 """Digit rows of the card and EMV functions: packed into cipher blocks, picked out of them.
 
 Packing digit fields into blocks at per-row offsets (``join`` from digit
-values; ``packed`` straight from characters into uint64 words, with the
-fields' checks), Visa's decimalisation of cipher output (``decimal``) and
-odd key parity (``odd_parity``); the loops are in ``_kernels`` and
-``_card_kernels``.
+values; ``fast_read`` through the SWAR kernels of ``_card_swar`` when every
+row is clean, else ``packed`` straight from characters into uint64 words,
+with the fields' checks naming the rows), Visa's decimalisation of cipher
+output (``decimal``) and odd key parity (``odd_parity``); the loops are in
+``_kernels``, ``_card_kernels`` and ``_card_swar``.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from . import _card_kernels, _kernels
+from . import _card_kernels, _kernels, _swar
 from .inputs import check_digits, check_read
 
 #: The card kernels read up to this many characters a row (``_card_kernels._scan``).
@@ -45,6 +46,28 @@ def packed(n: int, words: int, kernel: Any, fields: list[tuple[np.ndarray, str, 
     for k, (chars, name, low, high) in enumerate(fields):
         check_read(chars, lengths[k], bad[k], name, low, high)
     return out, lengths
+
+
+def flat(chars: np.ndarray) -> np.ndarray:
+    """Character codes as the fast kernels read them: flat and read-only (one array type,
+    so that each kernel compiles one signature per dtype)."""
+    view = chars.reshape(-1)
+    view.flags.writeable = False
+    return view
+
+
+def fast_read(kernel: Any, n: int, out: np.ndarray,
+              fields: list[tuple[np.ndarray, str, int, int]], *extra: Any) -> bool:
+    """Run a SWAR kernel of ``_card_swar`` on the fields' characters (``packed``'s fields,
+    each 1 or n rows) into ``out``: True when it ran and every row was clean.  False for
+    an empty batch, a field wider than the reader reads, or a row to refuse: the caller
+    then runs the exact kernels, which name the rows."""
+    if n == 0 or any(chars.shape[1] > _swar.FIELD_CHARS for chars, *_ in fields):
+        return False
+    args: list[Any] = []
+    for chars, *_ in fields:
+        args += [flat(chars), chars.shape[1], chars.shape[0] == 1]
+    return bool(kernel(*args, *extra, out))
 
 
 def decimal(data: np.ndarray, count: int, as_text: bool = True) -> np.ndarray:

@@ -22,33 +22,16 @@ import numpy as np
 from numba import njit
 
 from ._kernels import _ALL, _shr, _string
+from ._swar import _D30, _ROWS, _U, _column, _count, _load_block, _word
 
-_INLINED_SOURCES_SHA256 = "84d1e09330ef2ec8835d0eaea64bad87ebe71268e6974678b93a582c7c02f499"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f30ce8e49edac38d7ac4f180565df0178abda5edeaea4042c061e9929c874b40"  # see tools/stamp_kernel_sources.py
 
-_U = np.uint64
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
 _PIN_FIELD = np.uint64(0x0011111111111111)  # nibbles 2..15: PIN digits and fill
 _FIELD_BITS = np.uint64(0x00FFFFFFFFFFFFFF)  # all bits of nibbles 2..15
 _PAN_BITS = np.uint64(0xFFFFFFFFFFFF)  # the PAN field: nibbles 4..15
-_H = np.uint64(0x8080808080808080)  # bit 7 of every byte
-_L7 = np.uint64(0x7F7F7F7F7F7F7F7F)
-_D30 = np.uint64(0x3030303030303030)  # '0' in every byte
-_D76 = np.uint64(0x7676767676767676)  # 0x7F - 9 in every byte
-_LOW = np.uint64(0x0F0F0F0F0F0F0F0F)
-_B1 = np.uint64(0x0101010101010101)
-#: Rows per block of the fast kernels: their bytes and words stay in the L1 cache.
-_ROWS = 256
 #: Bytes each row of the fast kernels reads: PAN 24 (3 words), PIN 16 (2 words).
 PAN_BYTES, PIN_BYTES = 24, 16
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _be(chars: np.ndarray, p: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    """Bytes p..p+7 as a big-endian word (unsigned indices: LLVM merges the eight loads)."""
-    return ((_U(chars[p]) << _U(56)) | (_U(chars[p + _U(1)]) << _U(48))
-            | (_U(chars[p + _U(2)]) << _U(40)) | (_U(chars[p + _U(3)]) << _U(32))
-            | (_U(chars[p + _U(4)]) << _U(24)) | (_U(chars[p + _U(5)]) << _U(16))
-            | (_U(chars[p + _U(6)]) << _U(8)) | _U(chars[p + _U(7)]))
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -60,67 +43,43 @@ def _swap(w: np.uint64) -> np.uint64:  # pragma: no cover - compiled
 
 
 @njit(cache=True, nogil=True, inline="always")
-def _word(x: np.uint64, before: np.uint64) -> tuple:  # pragma: no cover - compiled
-    """(not clean, non-digit byte mask, non-digit byte flags, the 8 digits as 32 bits) of
-    a word of characters; ``before``: the previous word's non-digit byte mask (0 for the
-    first).  Not clean: a byte neither digit nor NUL, a digit after a NUL in this word,
-    a digit here after a NUL in the word before."""
-    y = x ^ _D30  # a digit's byte becomes its value
-    flags = ((((y & _L7) + _D76) | y) & _H) >> _U(7)  # bit 0 of a byte: not a digit
-    mask = flags * _U(0xFF)
-    wrong = (x & mask) | (mask & (mask + _U(1))) | ((_U(0) - (before & _U(1))) & ~mask)
-    d = y & _LOW  # each digit's value, its byte's low nibble (NUL: 0)
-    d = (d | (d >> _U(4))) & _U(0x00FF00FF00FF00FF)  # nibble pairs
-    d = (d | (d >> _U(8))) & _U(0x0000FFFF0000FFFF)
-    return wrong, mask, flags, (d | (d >> _U(16))) & _U(0xFFFFFFFF)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _count(flags: np.uint64) -> np.uint64:  # pragma: no cover - compiled
-    """The sum of a word's byte counters (the sum below 256)."""
-    return (flags * _B1) >> _U(56)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _keep(width: int, word: int) -> np.uint64:  # pragma: no cover - compiled
-    """The bytes of word ``word`` of a row that lie within ``width`` characters."""
-    inside = min(max(width - 8 * word, 0), 8)
-    return _ALL if inside == 8 else ~(_ALL >> _U(8 * inside)) if inside else _U(0)
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _narrow(codes: np.ndarray, chars: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Character codes (uint8, or NumPy ``U`` codes: uint32) as bytes at the start of
-    ``chars``, NULs after them: a code above 255 becomes 255, so that digits and NULs stay
-    what they are and anything else stays neither.  Vectorised (indices from a range:
-    no negative-index checks)."""
-    count = codes.shape[0]
-    for k in range(count):
-        chars[k] = min(codes[k], 255)
-    for k in range(count, chars.shape[0]):
-        chars[k] = 0
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _column(chars: np.ndarray, width: int, stride: int, word: int,
-            col: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Word ``word`` of each row of bytes (row j at ``j * stride``) into ``col`` (as many
-    rows as it holds), the bytes past ``width`` NUL."""
-    keep = _keep(width, word)
-    for j in range(col.shape[0]):
-        col[j] = _be(chars, _U(j * stride + 8 * word)) & keep
-
-
-@njit(cache=True, nogil=True, inline="always")
-def _load_block(codes: np.ndarray, width: int, one: bool, start: int, rows: int,
-                chars: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Rows start.. (``rows`` of them) of flat character codes as bytes in ``chars``, NULs
-    after them; ``one``: the codes are one row serving all, loaded once (start 0)."""
+def _pan_block(codes: np.ndarray, width: int, one: bool, start: int, chars: np.ndarray,
+               cols: np.ndarray, done: np.ndarray) -> np.uint64:  # pragma: no cover - compiled
+    """The PAN fields of rows start.. (as many as ``done`` holds) into ``done``, from the
+    PANs' flat character codes (rows of ``width`` <= 24; ``one``: one PAN for all, read
+    in the first block only); ``cols``: (3, _ROWS) scratch words kept from block to
+    block.  Nonzero when some PAN is not clean or not 8..19 digits long."""
+    rows = done.shape[0]
+    if one and start > 0:
+        done[:] = cols[0, 0]  # the one PAN's field, made in the first block
+        return _U(0)
+    c0, c1, c2 = cols[0, :rows], cols[1, :rows], cols[2, :rows]
+    stride = 0 if one else width
+    _load_block(codes, width, one, start, rows, chars)
+    _column(chars, width, stride, 0, c0)
+    _column(chars, width, stride, 1, c1)
+    _column(chars, width, stride, 2, c2)
+    wrong = _U(0)
+    for j in range(rows):  # vectorised: no branch
+        wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
+        wrong1, mask1, flags1, d1 = _word(c1[j], mask0)
+        wrong2, _, flags2, lo = _word(c2[j], mask1)
+        length = _U(24) - _count(flags0 + flags1 + flags2)
+        wrong |= wrong0 | wrong1 | wrong2 | _U(length < _U(8)) | _U(length > _U(19))
+        # The 24 digits as hi:lo (96 bits); k: the digit before the check digit's bit.
+        hi = (d0 << _U(32)) | d1
+        k = _U(100) - _U(4) * length
+        done[j] = ((((hi << (_U(32) - min(k, _U(32)))) >> (max(k, _U(32)) - _U(32)))
+                    | (lo >> min(k, _U(63)))) & _PAN_BITS)
     if one:
-        if start == 0:
-            _narrow(codes, chars)
-        return
-    _narrow(codes[start * width:(start + rows) * width], chars)
+        cols[0, 0] = done[0]  # kept for the later blocks
+    return wrong
+
+
+@njit(cache=True, nogil=True, inline="always")
+def _pan_buffers(width: int) -> tuple:  # pragma: no cover - compiled
+    """A PAN byte buffer (rows of ``width``) and the (4, _ROWS) words of ``_pan_block``."""
+    return np.empty(_ROWS * width + PAN_BYTES, np.uint8), np.empty((4, _ROWS), np.uint64)
 
 
 @njit(cache=True, nogil=True)
@@ -131,27 +90,12 @@ def pan_fields_fast(codes: np.ndarray, width: int, fields: np.ndarray
     ``width`` <= 24).  True when every PAN is clean and 8..19 digits long; else the
     fields are meaningless."""
     n = fields.shape[0]
-    chars = np.empty(_ROWS * width + PAN_BYTES, np.uint8)
-    cols = np.empty((4, _ROWS), np.uint64)
+    chars, cols = _pan_buffers(width)
     wrong = _U(0)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
-        c0, c1, c2, done = cols[0, :rows], cols[1, :rows], cols[2, :rows], cols[3, :rows]
-        _load_block(codes, width, False, start, rows, chars)
-        _column(chars, width, width, 0, c0)
-        _column(chars, width, width, 1, c1)
-        _column(chars, width, width, 2, c2)
-        for j in range(rows):  # vectorised: no branch
-            wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
-            wrong1, mask1, flags1, d1 = _word(c1[j], mask0)
-            wrong2, _, flags2, lo = _word(c2[j], mask1)
-            length = _U(24) - _count(flags0 + flags1 + flags2)
-            wrong |= wrong0 | wrong1 | wrong2 | _U(length < _U(8)) | _U(length > _U(19))
-            # The 24 digits as hi:lo (96 bits); k: the digit before the check digit's bit.
-            hi = (d0 << _U(32)) | d1
-            k = _U(100) - _U(4) * length
-            done[j] = ((((hi << (_U(32) - min(k, _U(32)))) >> (max(k, _U(32)) - _U(32)))
-                        | (lo >> min(k, _U(63)))) & _PAN_BITS)
+        done = cols[3, :rows]
+        wrong |= _pan_block(codes, width, False, start, chars, cols, done)
         fields[start:start + rows] = done  # results in a column of their own: vectorised
     return wrong == _U(0)
 
@@ -179,6 +123,31 @@ def _block(fmt: int, length: np.uint64, digits: np.uint64, fill: np.uint64,
             | ((digits >> _U(8)) & pin_bits) | (fill & ~pin_bits & _FIELD_BITS)) ^ field
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _encode_block(codes: np.ndarray, width: int, one: bool, start: int, fmt: int,
+                  fills: np.ndarray, pans: np.ndarray, chars: np.ndarray, cols: np.ndarray,
+                  done: np.ndarray) -> np.uint64:  # pragma: no cover - compiled
+    """Clear blocks of rows start.. (as many as ``done`` holds, as words stored big-endian)
+    into ``done`` from the PINs' flat character codes (rows of ``width`` <= 16; ``one``:
+    one PIN for all), the fill ``fills[j]`` and PAN field ``pans[j]`` of each row;
+    ``cols``: (2, _ROWS) scratch.  Nonzero when some PIN is not clean or not 4..12
+    digits long."""
+    rows = done.shape[0]
+    c0, c1 = cols[0, :rows], cols[1, :rows]
+    _load_block(codes, width, one, start, rows, chars)
+    stride = 0 if one else width
+    _column(chars, width, stride, 0, c0)
+    _column(chars, width, stride, 1, c1)
+    wrong = _U(0)
+    for j in range(rows):  # vectorised: no branch
+        wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
+        wrong1, _, flags1, d1 = _word(c1[j], mask0)
+        length = _U(16) - _count(flags0 + flags1)
+        wrong |= wrong0 | wrong1 | _U(length < _U(4)) | _U(length > _U(12))
+        done[j] = _swap(_block(fmt, length, (d0 << _U(32)) | d1, fills[j], pans[j]))
+    return wrong
+
+
 @njit(cache=True, nogil=True)
 def encode_fast(codes: np.ndarray, width: int, one: bool, fields: np.ndarray, fmt: int,
                 fill: np.ndarray, out: np.ndarray) -> bool:  # pragma: no cover - compiled
@@ -190,21 +159,35 @@ def encode_fast(codes: np.ndarray, width: int, one: bool, fields: np.ndarray, fm
     n = out.shape[0]
     chars = np.empty(_ROWS * width + PIN_BYTES, np.uint8)
     cols = np.empty((3, _ROWS), np.uint64)
-    stride = 0 if one else width
     wrong = _U(0)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
-        c0, c1, done = cols[0, :rows], cols[1, :rows], cols[2, :rows]
-        _load_block(codes, width, one, start, rows, chars)
-        _column(chars, width, stride, 0, c0)
-        _column(chars, width, stride, 1, c1)
-        fills, pans = fill[start:start + rows], fields[start:start + rows]
-        for j in range(rows):  # vectorised: no branch
-            wrong0, mask0, flags0, d0 = _word(c0[j], _U(0))
-            wrong1, _, flags1, d1 = _word(c1[j], mask0)
-            length = _U(16) - _count(flags0 + flags1)
-            wrong |= wrong0 | wrong1 | _U(length < _U(4)) | _U(length > _U(12))
-            done[j] = _swap(_block(fmt, length, (d0 << _U(32)) | d1, fills[j], pans[j]))
+        done = cols[2, :rows]
+        wrong |= _encode_block(codes, width, one, start, fmt, fill[start:start + rows],
+                               fields[start:start + rows], chars, cols, done)
+        out[start:start + rows] = done
+    return wrong == _U(0)
+
+
+@njit(cache=True, nogil=True)
+def encode_pan_fast(codes: np.ndarray, width: int, one: bool, pan_codes: np.ndarray,
+                    pan_width: int, one_pan: bool, fmt: int, fill: np.ndarray,
+                    out: np.ndarray) -> bool:  # pragma: no cover - compiled
+    """``encode_fast`` for formats 0 and 3 with the PAN fields made in the same pass, a
+    block of rows at a time, from the PANs' flat character codes (rows of ``pan_width``
+    <= 24; ``one_pan``: one PAN for all): no array of fields.  True when every PIN and
+    every PAN is clean and of a length in range; else the blocks are meaningless."""
+    n = out.shape[0]
+    chars = np.empty(_ROWS * width + PIN_BYTES, np.uint8)
+    cols = np.empty((3, _ROWS), np.uint64)
+    pan_chars, pan_cols = _pan_buffers(pan_width)
+    wrong = _U(0)
+    for start in range(0, n, _ROWS):
+        rows = min(_ROWS, n - start)
+        pans, done = pan_cols[3, :rows], cols[2, :rows]
+        wrong |= _pan_block(pan_codes, pan_width, one_pan, start, pan_chars, pan_cols, pans)
+        wrong |= _encode_block(codes, width, one, start, fmt, fill[start:start + rows], pans,
+                               chars, cols, done)
         out[start:start + rows] = done
     return wrong == _U(0)
 
@@ -249,9 +232,12 @@ def _checked(word: np.uint64, fmt: int) -> tuple:  # pragma: no cover - compiled
 
 @njit(cache=True, nogil=True, inline="always")
 def _words(blocks: np.ndarray, start: int, col: np.ndarray) -> None:  # pragma: no cover
-    """Blocks start.. (flat bytes, 8 a row) as big-endian words in ``col`` (all it holds)."""
+    """Blocks start.. (native words, one a row, stored as the blocks' bytes) as big-endian
+    words in ``col`` (all it holds): a byte swap, which the compiler vectorises (loading
+    eight bytes one at a time did not)."""
+    src = blocks[start:start + col.shape[0]]
     for j in range(col.shape[0]):
-        col[j] = _be(blocks, _U(8 * (start + j)))
+        col[j] = _swap(src[j])
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -277,10 +263,39 @@ def _pair(chars: np.uint64, first: int) -> np.uint64:  # pragma: no cover - comp
         | ((chars >> _U(48 - 8 * first)) & _U(0xFF)) << _U(32)
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _decode_block(blocks: np.ndarray, start: int, pans: np.ndarray, fmt: int,
+                  cols: np.ndarray, oks: np.ndarray, pins: np.ndarray,
+                  valid: np.ndarray) -> None:  # pragma: no cover - compiled
+    """Rows start.. (as many as ``pans`` holds) of ``decode_blocks``; ``cols``: (7, _ROWS)
+    and ``oks``: (_ROWS,) scratch."""
+    rows = pans.shape[0]
+    col, ok_rows = cols[6, :rows], oks[:rows]
+    _words(blocks, start, col)
+    for j in range(rows):  # vectorised: no branch
+        word = col[j] ^ pans[j]
+        ok, length, in_pin = _checked(word, fmt)
+        keep = _U(0) - _U(ok)  # all ones for a valid block
+        digits = word & in_pin & keep  # the PIN's nibbles, the rest 0
+        shown = length & keep  # characters shown: 4..12, or none
+        first = min(shown, _U(8))
+        head = _spread(digits >> _U(24) & _U(0xFFFFFFFF)) | _zeros(first)  # chars 0..7
+        tail = _spread((digits << _U(8)) & _U(0xFFFF0000)) | _zeros(shown - first)  # 8..11
+        ok_rows[j] = ok
+        for m in range(4):
+            cols[m, j] = _pair(head, 2 * m)
+        cols[4, j] = _pair(tail, 0)
+        cols[5, j] = _pair(tail, 2)
+    valid[start:start + rows] = ok_rows
+    for j in range(rows):
+        for m in range(6):
+            pins[6 * (start + j) + m] = cols[m, j]
+
+
 @njit(cache=True, nogil=True)
 def decode_blocks(blocks: np.ndarray, fields: np.ndarray, fmt: int, pins: np.ndarray,
                   valid: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Clear blocks (flat bytes, 8 a row) -> the PINs as NumPy ``U12`` character codes, two
+    """Clear blocks (words, one a row, stored as the blocks' bytes) -> the PINs as NumPy ``U12`` character codes, two
     to a word (``pins``: 6 words a row; NUL past the PIN, all NUL where invalid) and
     validity (see ``_checked``), after the PAN field ``fields[i]`` is XORed out."""
     n = valid.shape[0]
@@ -288,33 +303,35 @@ def decode_blocks(blocks: np.ndarray, fields: np.ndarray, fmt: int, pins: np.nda
     oks = np.empty(_ROWS, np.bool_)
     for start in range(0, n, _ROWS):
         rows = min(_ROWS, n - start)
-        col, pans, ok_rows = cols[6, :rows], fields[start:start + rows], oks[:rows]
-        _words(blocks, start, col)
-        for j in range(rows):  # vectorised: no branch
-            word = col[j] ^ pans[j]
-            ok, length, in_pin = _checked(word, fmt)
-            keep = _U(0) - _U(ok)  # all ones for a valid block
-            digits = word & in_pin & keep  # the PIN's nibbles, the rest 0
-            shown = length & keep  # characters shown: 4..12, or none
-            first = min(shown, _U(8))
-            head = _spread(digits >> _U(24) & _U(0xFFFFFFFF)) | _zeros(first)  # chars 0..7
-            tail = _spread((digits << _U(8)) & _U(0xFFFF0000)) | _zeros(shown - first)  # 8..11
-            ok_rows[j] = ok
-            for m in range(4):
-                cols[m, j] = _pair(head, 2 * m)
-            cols[4, j] = _pair(tail, 0)
-            cols[5, j] = _pair(tail, 2)
-        valid[start:start + rows] = ok_rows
-        for j in range(rows):
-            for m in range(6):
-                pins[6 * (start + j) + m] = cols[m, j]
+        _decode_block(blocks, start, fields[start:start + rows], fmt, cols, oks, pins, valid)
+
+
+@njit(cache=True, nogil=True)
+def decode_pan_fast(blocks: np.ndarray, pan_codes: np.ndarray, pan_width: int, one_pan: bool,
+                    fmt: int, pins: np.ndarray, valid: np.ndarray
+                    ) -> bool:  # pragma: no cover - compiled
+    """``decode_blocks`` for formats 0 and 3 with the PAN fields made in the same pass, a
+    block of rows at a time, from the PANs' flat character codes (rows of ``pan_width``
+    <= 24; ``one_pan``: one PAN for all): no array of fields.  True when every PAN is
+    clean and 8..19 digits long; else the PINs and flags are meaningless."""
+    n = valid.shape[0]
+    cols = np.empty((7, _ROWS), np.uint64)
+    oks = np.empty(_ROWS, np.bool_)
+    pan_chars, pan_cols = _pan_buffers(pan_width)
+    wrong = _U(0)
+    for start in range(0, n, _ROWS):
+        rows = min(_ROWS, n - start)
+        pans = pan_cols[3, :rows]
+        wrong |= _pan_block(pan_codes, pan_width, one_pan, start, pan_chars, pan_cols, pans)
+        _decode_block(blocks, start, pans, fmt, cols, oks, pins, valid)
+    return wrong == _U(0)
 
 
 @njit(cache=True, nogil=True)
 def reformat_blocks(blocks: np.ndarray, fields: np.ndarray, from_fmt: int, to_fmt: int,
                     fill: np.ndarray, out: np.ndarray,
                     valid: np.ndarray) -> None:  # pragma: no cover - compiled
-    """Clear blocks (flat bytes, 8 a row) of ``from_fmt`` -> clear blocks of ``to_fmt``
+    """Clear blocks (words, one a row, stored as the blocks' bytes) of ``from_fmt`` -> clear blocks of ``to_fmt``
     (``out``: words stored as the blocks' bytes) with the same PINs, the PIN never leaving
     its word: the PAN field ``fields[i]`` XORed out if ``from_fmt`` takes it and in if
     ``to_fmt`` does; the new fill ``fill[i]`` (low 56 bits).  Invalid rows (see

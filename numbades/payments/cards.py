@@ -14,6 +14,12 @@ sequence of ``str`` or a NumPy ``U``/``S`` array; a one-row argument is
 used for every row.  Keys are ``uint8`` arrays, (16,) for the batch or
 (N, 16) for a key per row (the PVKs also 8 or 24 bytes).  Results are
 NumPy ``U`` arrays of digit strings; verify forms return boolean arrays.
+
+The strings are read eight characters to a word, a block of rows at a time
+(``_card_swar``); only when a row must be refused, or a string is wider
+than 24 characters, do the exact per-row kernels (``_card_kernels``) read
+them again, to name the rows.  Either way every check runs before any
+cipher does.
 """
 
 from __future__ import annotations
@@ -22,8 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from . import _card_kernels, _cipher
-from ._digits import decimal, packed
+from . import _card_kernels, _card_swar, _cipher, _swar
+from ._digits import decimal, fast_read, flat, packed
 from .inputs import (
     batch_size,
     codes,
@@ -45,15 +51,27 @@ __all__ = [
 
 #: PVK widths (psec accepts single, double and triple length PVKs).
 _PVK_WIDTHS = (8, 16, 24)
+#: The longest PAN (an IBM 3624 ``pan_verify_offset`` past it refuses every row).
+_MOST_PAN = 19
 
 
 def _expected(value: Any, name: str, length: int) -> np.ndarray:
     """Values to verify, ``length`` digits each: (rows,) digit words (``_values``), checked
     (``ValueError`` naming the rows)."""
-    chars = codes(value, name)
-    words, _ = packed(chars.shape[0], 1, _card_kernels.digit_words,
-                      [(chars, name, length, length)])
-    return words
+    return _digit_words(codes(value, name), name, length, length)[0]
+
+
+def _digit_words(chars: np.ndarray, name: str, low: int, high: int
+                 ) -> tuple[np.ndarray, np.ndarray]:
+    """((rows,) digit words, the first 16 digits with digit 0 on top; (rows,) int8 lengths)
+    of character codes, checked: low..high digits (``ValueError`` naming the rows)."""
+    n = chars.shape[0]
+    words, lengths = np.empty(n, np.uint64), np.empty(n, np.int8)
+    if n and chars.shape[1] <= _swar.FIELD_CHARS and _card_swar.words_fast(
+            flat(chars), chars.shape[1], False, low, high, words, lengths):
+        return words, lengths
+    words, all_lengths = packed(n, 1, _card_kernels.digit_words, [(chars, name, low, high)])
+    return words, all_lengths[0]
 
 
 def _matches(words: np.ndarray, count: int, expected: np.ndarray) -> np.ndarray:
@@ -72,7 +90,9 @@ def _cvv_blocks(cvk: Any, pan: Any, expiry: Any, service_code: Any,
               (codes(service_code, "service_code"), "service_code", 3, 3)]
     n = batch_size(cvk=key.shape[0], pan=fields[0][0].shape[0],
                    expiry=fields[1][0].shape[0], service_code=fields[2][0].shape[0], **more)
-    blocks, _ = packed(n, 2, _card_kernels.cvv_data, fields, planar=True)
+    blocks = np.empty((2, n), np.uint64)
+    if not fast_read(_card_swar.cvv_fast, n, blocks, fields):
+        blocks, _ = packed(n, 2, _card_kernels.cvv_data, fields, planar=True)
     # MAC algorithm 3 of the two blocks: E_A(b1) ^ b2, then Triple-DES (A, B) of that
     # (E_A, D_B, E_A): two ECB passes over words, no chaining to wait for
     chained = _cipher.ecb(key[:, :8], blocks[0], in_place=True)
@@ -110,7 +130,9 @@ def _pvv_blocks(pvk: Any, pvki: Any, pin: Any, pan: Any, **more: int) -> np.ndar
                    pan=fields[0][0].shape[0], **more)
     # the transformed security parameter: the 11 PAN digits before the check digit,
     # the PVKI and the PIN
-    tsp, _ = packed(n, 1, _card_kernels.pvv_data, fields)
+    tsp = np.empty(n, np.uint64)
+    if not fast_read(_card_swar.pvv_fast, n, tsp, fields):
+        tsp, _ = packed(n, 1, _card_kernels.pvv_data, fields)
     return _cipher.ecb(key, tsp, in_place=True)
 
 
@@ -168,11 +190,14 @@ def _enciphered(pvk: Any, decimalization: Any, pan: Any, pan_verify_offset: Any,
     n = batch_size(pvk=key.shape[0], pan=pan_chars.shape[0], **{other: n_other})
     fixed = None if pan_verify_length is None else \
         _count(pan_verify_length, "pan_verify_length", 1)
-    data, lengths = packed(n, 1, _card_kernels.validation_data, [(pan_chars, "pan", 1, 19)],
-                           start, -1 if fixed is None else fixed, pad)
-    pan_len = lengths[0, :pan_chars.shape[0]].astype(np.intp)
-    short = pan_len - start < 1 if fixed is None else start + fixed > pan_len
-    refuse_rows(short, "pan_verify_offset and pan_verify_length must lie within the PAN")
+    field, count = [(pan_chars, "pan", 1, 19)], -1 if fixed is None else fixed
+    data = np.empty(n, np.uint64)
+    if start > _MOST_PAN or not fast_read(_card_swar.validation_fast, n, data, field, start,
+                                          count, pad):
+        data, lengths = packed(n, 1, _card_kernels.validation_data, field, start, count, pad)
+        pan_len = lengths[0, :pan_chars.shape[0]].astype(np.intp)
+        short = pan_len - start < 1 if fixed is None else start + fixed > pan_len
+        refuse_rows(short, "pan_verify_offset and pan_verify_length must lie within the PAN")
     return _cipher.ecb(key, data, in_place=True), table
 
 
@@ -180,9 +205,8 @@ def _values(value: Any, name: str) -> tuple[np.ndarray, np.ndarray, int]:
     """PINs or offsets (4 to 16 digits, rows may differ) as ((N,) digit words, (N,) lengths,
     the width of the strings given, at most 16), checked (``ValueError`` naming the rows)."""
     chars = codes(value, name)
-    words, lengths = packed(chars.shape[0], 1, _card_kernels.digit_words,
-                            [(chars, name, 4, 16)])
-    return words, lengths[0], min(chars.shape[1], 16)
+    words, lengths = _digit_words(chars, name, 4, 16)
+    return words, lengths, min(chars.shape[1], 16)
 
 
 def _digit_codes(enciphered: np.ndarray, table: np.ndarray, values: np.ndarray,
@@ -255,11 +279,12 @@ def verify_ibm3624_offset(pvk: Any, decimalization: str, pin: Any, pan: Any, off
 
     A row whose PIN and offset differ in length does not verify.
     """
-    pins, pin_len, _ = _values(pin, "pin")
-    offsets, offset_len, _ = _values(offset, "offset")
+    pins, pin_len, pin_width = _values(pin, "pin")
+    offsets, offset_len, offset_width = _values(offset, "offset")
     n_rows = batch_size(pin=pins.shape[0], offset=offsets.shape[0])
     enciphered, table = _enciphered(pvk, decimalization, pan, pan_verify_offset,
                                     pan_verify_length, pan_pad, n_rows, "pin")
     out = np.empty(enciphered.shape[0], np.bool_)
-    _card_kernels.ibm3624_matches(enciphered, table, pins, pin_len, offsets, offset_len, out)
+    _card_kernels.ibm3624_matches(enciphered, table, pins, pin_len, offsets, offset_len,
+                                  max(pin_width, offset_width), out)
     return out

@@ -57,6 +57,13 @@ def _flat(array: np.ndarray) -> np.ndarray:
     return _read_only(array.reshape(-1))
 
 
+def _block_words(blocks: np.ndarray) -> np.ndarray:
+    """(N, 8) uint8 blocks as the kernels read them: N native words, flat, aligned,
+    read-only (a copy only when the bytes are not aligned to 8)."""
+    words = np.ascontiguousarray(blocks).view(np.uint64).reshape(-1)
+    return _read_only(words if words.flags.aligned else words.copy())
+
+
 def _per_row(values: np.ndarray, n: int) -> np.ndarray:
     """n words: the argument's own (n), the one for all (1), or zeros (none)."""
     if values.shape[0] == n:
@@ -115,13 +122,20 @@ def _fill(fmt: int, n: int) -> np.ndarray:
     return np.full(n, _F_FILL)
 
 
-def _encode(pins: np.ndarray, fields: np.ndarray, fmt: int, n: int) -> np.ndarray:
-    """Clear blocks (n, 8) from PIN characters and PAN fields (1 or n rows each; fields:
-    none for formats 1 and 2); the PINs are checked in the pass that builds the blocks."""
-    fill, fields = _fill(fmt, n), _per_row(fields, n)
+def _encode(pins: np.ndarray, pan_chars: np.ndarray, fmt: int, n: int) -> np.ndarray:
+    """Clear blocks (n, 8) from PIN characters and PAN characters (1 or n rows each; none
+    for formats 1 and 2), checked (``ValueError`` naming the rows: the PANs first, then
+    the PINs) in the pass that builds the blocks; the exact kernels name the rows."""
+    fill = _fill(fmt, n)
     out = np.empty((n, 8), np.uint8)
     words = out.view(np.uint64).reshape(-1)
     rows, width = pins.shape
+    if (n and pan_chars.shape[0] and width <= _pin_kernels.PIN_BYTES
+            and pan_chars.shape[1] <= _pin_kernels.PAN_BYTES and _pin_kernels.encode_pan_fast(
+                _flat(pins), width, rows == 1, _flat(pan_chars), pan_chars.shape[1],
+                pan_chars.shape[0] == 1, fmt, fill, words)):
+        return out  # formats 0 and 3: the PAN fields made in the same pass
+    fields = _per_row(_fields(pan_chars), n)
     if width <= _pin_kernels.PIN_BYTES and _pin_kernels.encode_fast(
             _flat(pins), width, rows == 1, fields, fmt, fill, words):
         return out
@@ -136,9 +150,26 @@ def _decode(blocks: np.ndarray, fields: np.ndarray, fmt: int) -> tuple[np.ndarra
     n = blocks.shape[0]
     pins = np.empty((n, _PIN_MAX), np.uint32)
     valid = np.empty(n, np.bool_)
-    _pin_kernels.decode_blocks(_flat(np.ascontiguousarray(blocks)), _per_row(fields, n), fmt,
+    _pin_kernels.decode_blocks(_block_words(blocks), _per_row(fields, n), fmt,
                                pins.view(np.uint64).reshape(-1), valid)
     return pins, valid
+
+
+def _decode_pan(blocks: np.ndarray, pan_chars: np.ndarray, fmt: int
+                ) -> tuple[np.ndarray, np.ndarray]:
+    """``_decode`` from the PAN characters (none for formats 1 and 2): for formats 0 and 3
+    the PAN fields are made in the same pass; a PAN to refuse (``ValueError`` naming the
+    rows) is named by the exact kernels before any block is read."""
+    n = blocks.shape[0]
+    if not (n and pan_chars.shape[0] and pan_chars.shape[1] <= _pin_kernels.PAN_BYTES):
+        return _decode(blocks, _fields(pan_chars), fmt)
+    pins = np.empty((n, _PIN_MAX), np.uint32)
+    valid = np.empty(n, np.bool_)
+    if _pin_kernels.decode_pan_fast(_block_words(blocks), _flat(pan_chars), pan_chars.shape[1],
+                                    pan_chars.shape[0] == 1, fmt,
+                                    pins.view(np.uint64).reshape(-1), valid):
+        return pins, valid
+    return _decode(blocks, _fields(pan_chars), fmt)
 
 
 def _reformat(blocks: np.ndarray, fields: np.ndarray, from_fmt: int, to_fmt: int
@@ -148,7 +179,7 @@ def _reformat(blocks: np.ndarray, fields: np.ndarray, from_fmt: int, to_fmt: int
     n = blocks.shape[0]
     out = np.empty((n, 8), np.uint8)
     valid = np.empty(n, np.bool_)
-    _pin_kernels.reformat_blocks(_flat(np.ascontiguousarray(blocks)), _per_row(fields, n),
+    _pin_kernels.reformat_blocks(_block_words(blocks), _per_row(fields, n),
                                  from_fmt, to_fmt, _fill(to_fmt, n),
                                  out.view(np.uint64).reshape(-1), valid)
     return out, valid
@@ -177,7 +208,7 @@ def pin_block(pin: Any, pan: Any, format: int) -> np.ndarray:
     pan_chars = _pan(pan, fmt)
     pins = inputs.codes(pin, "pin")
     n = inputs.batch_size(pin=pins.shape[0], **_rows(pan_chars))
-    return _encode(pins, _fields(pan_chars), fmt, n)
+    return _encode(pins, pan_chars, fmt, n)
 
 
 def _blocks_and_pan(block: Any, pan: np.ndarray, name: str = "block"
@@ -199,7 +230,7 @@ def pin_from_block(block: Any, pan: Any, format: int) -> tuple[np.ndarray, np.nd
     fmt = _format(format)
     pan_chars = _pan(pan, fmt)
     blocks, _ = _blocks_and_pan(block, pan_chars)
-    pins, valid = _decode(blocks, _fields(pan_chars), fmt)
+    pins, valid = _decode_pan(blocks, pan_chars, fmt)
     return _strings(pins), valid
 
 
@@ -214,7 +245,7 @@ def encipher_pin_blocks(key: Any, pin: Any, pan: Any, format: int = 0) -> np.nda
     pan_chars = _pan(pan, fmt)
     pins = inputs.codes(pin, "pin")
     n = inputs.batch_size(key=keys.shape[0], pin=pins.shape[0], **_rows(pan_chars))
-    return _cipher.ecb(keys, _encode(pins, _fields(pan_chars), fmt, n))
+    return _cipher.ecb(keys, _encode(pins, pan_chars, fmt, n))
 
 
 def decipher_pin_blocks(key: Any, blocks: Any, pan: Any, format: int = 0
