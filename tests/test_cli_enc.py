@@ -7,12 +7,14 @@ pipes and signals.
 
 from __future__ import annotations
 
+import contextlib
 import io
 import os
 import signal
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -189,17 +191,37 @@ def _size(path: Path) -> int:
         return 0
 
 
+@contextlib.contextmanager
+def _sigint_not_ignored() -> Iterator[None]:
+    """Children started inside get Ctrl-C's default meaning, as at a terminal.
+
+    A runner that starts the tests in the background (``cmd &`` without job
+    control) leaves SIGINT ignored, which every child inherits, and Python
+    then keeps it ignored rather than raising KeyboardInterrupt: the child
+    would decrypt the whole file and exit 0. A handled signal is reset to
+    the default at exec, so handling it here for the moment of the fork is
+    enough.
+    """
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM])
 def test_interrupted_decryption_leaves_target_untouched(tmp_path, sig):
     src, target = tmp_path / "big", tmp_path / "target"
     with open(src, "wb") as f:  # sparse: 2 GiB of zeros, quick to make; interrupted long before
         f.truncate(2 << 30)
     target.write_bytes(b"precious")
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "numbades", "enc", "-d", "-des-ede3-cbc", "-nopad", "-K", "11" * 24,
-         "-iv", "00", "-in", str(src), "-out", str(target), "--chunk-size", str(1 << 20)],
-        env={**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1"},
-        stderr=subprocess.PIPE)
+    with _sigint_not_ignored():
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "numbades", "enc", "-d", "-des-ede3-cbc", "-nopad",
+             "-K", "11" * 24, "-iv", "00", "-in", str(src), "-out", str(target),
+             "--chunk-size", str(1 << 20)],
+            env={**os.environ, "PYTHONPATH": str(ROOT), "NUMBA_NUM_THREADS": "1"},
+            stderr=subprocess.PIPE)
     try:
         deadline = time.monotonic() + 240
         while not any(p.endswith(".part") and _size(tmp_path / p) > 0
