@@ -20,7 +20,7 @@ from numba import njit
 from ._kernels import _ALL
 from ._swar import _ROWS, _SLACK, _U, digit_rows
 
-_INLINED_SOURCES_SHA256 = "f30ce8e49edac38d7ac4f180565df0178abda5edeaea4042c061e9929c874b40"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "56a7ba77d58ec69b2aa5871cff7e986a478ea0edf5d8b991be3e4b935a77d953"  # see tools/stamp_kernel_sources.py
 
 
 @njit(cache=True, nogil=True, inline="always")
