@@ -24,7 +24,7 @@ from numba import njit
 from ._kernels import _ALL, _shr, _string
 from ._swar import _D30, _ROWS, _U, _column, _count, _load_block, _word
 
-_INLINED_SOURCES_SHA256 = "56a7ba77d58ec69b2aa5871cff7e986a478ea0edf5d8b991be3e4b935a77d953"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "6cfb4b0978f14fa963e00e43df76bc83f7d7bce39820f3e3cd9b0e74858250c2"  # see tools/stamp_kernel_sources.py
 
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
 _PIN_FIELD = np.uint64(0x0011111111111111)  # nibbles 2..15: PIN digits and fill
@@ -42,14 +42,13 @@ def _swap(w: np.uint64) -> np.uint64:  # pragma: no cover - compiled
     return (w >> _U(32)) | (w << _U(32))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _pan_block(codes: np.ndarray, width: int, one: bool, start: int, chars: np.ndarray,
                cols: np.ndarray, done: np.ndarray) -> np.uint64:  # pragma: no cover - compiled
     """The PAN fields of rows start.. (as many as ``done`` holds) into ``done``, from the
     PANs' flat character codes (rows of ``width`` <= 24; ``one``: one PAN for all, read
     in the first block only); ``cols``: (3, _ROWS) scratch words kept from block to
-    block.  Nonzero when some PAN is not clean or not 8..19 digits long.  Compiled once
-    and called by the three PAN readers, not inlined into each (compile time)."""
+    block.  Nonzero when some PAN is not clean or not 8..19 digits long."""
     rows = done.shape[0]
     if one and start > 0:
         done[:] = cols[0, 0]  # the one PAN's field, made in the first block
@@ -124,7 +123,7 @@ def _block(fmt: int, length: np.uint64, digits: np.uint64, fill: np.uint64,
             | ((digits >> _U(8)) & pin_bits) | (fill & ~pin_bits & _FIELD_BITS)) ^ field
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=True, nogil=True, inline="always")
 def _encode_block(codes: np.ndarray, width: int, one: bool, start: int, fmt: int,
                   fills: np.ndarray, pans: np.ndarray, chars: np.ndarray, cols: np.ndarray,
                   done: np.ndarray) -> np.uint64:  # pragma: no cover - compiled
@@ -132,7 +131,7 @@ def _encode_block(codes: np.ndarray, width: int, one: bool, start: int, fmt: int
     into ``done`` from the PINs' flat character codes (rows of ``width`` <= 16; ``one``:
     one PIN for all), the fill ``fills[j]`` and PAN field ``pans[j]`` of each row;
     ``cols``: (2, _ROWS) scratch.  Nonzero when some PIN is not clean or not 4..12
-    digits long.  Compiled once and called by both encoders (compile time)."""
+    digits long."""
     rows = done.shape[0]
     c0, c1 = cols[0, :rows], cols[1, :rows]
     _load_block(codes, width, one, start, rows, chars)
