@@ -20,7 +20,7 @@ from numba import njit
 from ._kernels import _ALL
 from ._swar import _ROWS, _SLACK, _U, digit_rows
 
-_INLINED_SOURCES_SHA256 = "f30ce8e49edac38d7ac4f180565df0178abda5edeaea4042c061e9929c874b40"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "6cfb4b0978f14fa963e00e43df76bc83f7d7bce39820f3e3cd9b0e74858250c2"  # see tools/stamp_kernel_sources.py
 
 
 @njit(cache=True, nogil=True, inline="always")
@@ -64,12 +64,12 @@ def words_fast(codes: np.ndarray, width: int, one: bool, low: int, high: int,
     chars, cols = _buffers(width)
     wrong = _U(0)
     for start in range(0, words.shape[0], _ROWS):
-        field = cols[:, :min(_ROWS, words.shape[0] - start)]
-        wrong |= digit_rows(codes, width, one, start, low, high, chars, field)
-        words[start:start + field.shape[1]] = field[0]
-        row_lengths = lengths[start:start + field.shape[1]]
-        for j in range(field.shape[1]):  # indices from a range: vectorised
-            row_lengths[j] = np.int8(field[2, j])
+        rows = min(_ROWS, words.shape[0] - start)
+        wrong |= digit_rows(codes, width, one, start, low, high, chars, cols, rows)
+        words[start:start + rows] = cols[0, :rows]
+        row_lengths, found = lengths[start:start + rows], cols[2, :rows]
+        for j in range(rows):  # indices from a range: vectorised
+            row_lengths[j] = np.int8(found[j])
     return wrong == _U(0)
 
 
@@ -86,9 +86,9 @@ def pvv_fast(pan: np.ndarray, pan_width: int, pan_one: bool, pvki: np.ndarray,
     wrong = _U(0)
     for start in range(0, out.shape[0], _ROWS):
         rows = min(_ROWS, out.shape[0] - start)
-        wrong |= digit_rows(pan, pan_width, pan_one, start, 12, 19, a_chars, a[:, :rows])
-        wrong |= digit_rows(pvki, pvki_width, pvki_one, start, 1, 1, k_chars, k[:, :rows])
-        wrong |= digit_rows(pin, pin_width, pin_one, start, 4, 4, p_chars, p[:, :rows])
+        wrong |= digit_rows(pan, pan_width, pan_one, start, 12, 19, a_chars, a, rows)
+        wrong |= digit_rows(pvki, pvki_width, pvki_one, start, 1, 1, k_chars, k, rows)
+        wrong |= digit_rows(pin, pin_width, pin_one, start, 4, 4, p_chars, p, rows)
         for j in range(rows):  # vectorised: no branch
             # the 11 digits before the check digit to the top, then the PVKI and the PIN
             digits, _ = _shl(a[0, j], a[1, j], (_U(4) * (a[2, j] - _U(12))) & _U(127))
@@ -110,11 +110,11 @@ def cvv_fast(pan: np.ndarray, pan_width: int, pan_one: bool, expiry: np.ndarray,
     wrong = _U(0)
     for start in range(0, out.shape[1], _ROWS):
         rows = min(_ROWS, out.shape[1] - start)
-        wrong |= digit_rows(pan, pan_width, pan_one, start, 1, 19, a_chars, a[:, :rows])
-        wrong |= digit_rows(expiry, expiry_width, expiry_one, start, 4, 4, e_chars,
-                            e[:, :rows])
-        wrong |= digit_rows(service, service_width, service_one, start, 3, 3, c_chars,
-                            c[:, :rows])
+        wrong |= digit_rows(pan, pan_width, pan_one, start, 1, 19, a_chars, a, rows)
+        wrong |= digit_rows(expiry, expiry_width, expiry_one, start, 4, 4, e_chars, e,
+                            rows)
+        wrong |= digit_rows(service, service_width, service_one, start, 3, 3, c_chars, c,
+                            rows)
         for j in range(rows):  # vectorised: no branch
             tail = e[0, j] | (c[0, j] >> _U(16))  # expiry || service code, after the PAN
             t_hi, t_lo = _shr(tail, _U(0), (_U(4) * a[2, j]) & _U(127))
@@ -139,7 +139,7 @@ def validation_fast(pan: np.ndarray, pan_width: int, pan_one: bool, start_digit:
     wrong = _U(0)
     for start in range(0, out.shape[0], _ROWS):
         rows = min(_ROWS, out.shape[0] - start)
-        wrong |= digit_rows(pan, pan_width, pan_one, start, 1, 19, chars, a[:, :rows])
+        wrong |= digit_rows(pan, pan_width, pan_one, start, 1, 19, chars, a, rows)
         for j in range(rows):  # vectorised: no branch
             length = a[2, j]
             rest = length - first  # wraps when the PAN is shorter than the offset

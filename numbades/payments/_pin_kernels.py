@@ -24,7 +24,7 @@ from numba import njit
 from ._kernels import _ALL, _shr, _string
 from ._swar import _D30, _ROWS, _U, _column, _count, _load_block, _word
 
-_INLINED_SOURCES_SHA256 = "f30ce8e49edac38d7ac4f180565df0178abda5edeaea4042c061e9929c874b40"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "6cfb4b0978f14fa963e00e43df76bc83f7d7bce39820f3e3cd9b0e74858250c2"  # see tools/stamp_kernel_sources.py
 
 _ONES = np.uint64(0x1111111111111111)  # bit 0 of every nibble
 _PIN_FIELD = np.uint64(0x0011111111111111)  # nibbles 2..15: PIN digits and fill

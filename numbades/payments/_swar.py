@@ -121,27 +121,32 @@ def _digits3(x0: np.uint64, x1: np.uint64, x2: np.uint64) -> tuple:  # pragma: n
     return wrong0 | wrong1 | wrong2, length, (d0 << _U(32)) | d1, d2 << _U(32)
 
 
-@njit(cache=True, nogil=True, inline="always")
+@njit(cache=True, nogil=True)
 def digit_rows(codes: np.ndarray, width: int, one: bool, start: int, low: int, high: int,
-               chars: np.ndarray, cols: np.ndarray) -> np.uint64:  # pragma: no cover
-    """One field of rows start.. (as many as ``cols`` has columns), read: ``cols[0]`` the
+               chars: np.ndarray, cols: np.ndarray, rows: int) -> np.uint64:  # pragma: no cover
+    """One field of rows start.. (``rows`` of them), read: ``cols[0]`` the
     rows' first 16 digits as nibbles (character 0 on top), ``cols[1]`` characters 16..23
     in the top 32 bits, ``cols[2]`` the lengths.  Nonzero when some row is not clean or
     its length is outside low..high.
 
     ``codes``: the field's flat character codes, rows of ``width`` <= 24
     (``one``: one row serving all); ``chars``: a byte buffer of at least
-    ``_ROWS * width + _SLACK``; ``cols``: (3, rows) words, the first ``rows``
-    columns of a (3, _ROWS) array that persists from block to block (a field
+    ``_ROWS * width + _SLACK``; ``cols``: a (3, _ROWS) array of words that
+    persists from block to block, its first ``rows`` columns written (a field
     of one row is read in the first block only).  The words a row does not
     have are not loaded: their NULs are constants the compiler folds.
+
+    Compiled once and called (not inlined by Numba): the card kernels read
+    up to three fields each, and typing an inlined copy per field cost
+    most of their compile time; a call per block of 256 rows costs nothing
+    measurable.  The whole (3, _ROWS) array comes in, and the columns are
+    sliced here as contiguous rows, so that the loops still vectorise.
     """
-    rows = cols.shape[1]
     if one and start > 0:
         return _U(0)  # one row for all: the first block's columns (all of them) serve
     _load_block(codes, width, one, start, rows, chars)
     stride = 0 if one else width
-    hi, lo, lengths = cols[0], cols[1], cols[2]
+    hi, lo, lengths = cols[0, :rows], cols[1, :rows], cols[2, :rows]
     _column(chars, width, stride, 0, hi)
     if width > 8:
         _column(chars, width, stride, 1, lo)
