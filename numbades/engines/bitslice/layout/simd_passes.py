@@ -39,7 +39,7 @@ from ..cpu.simd import (
 )
 from ..cpu.target import AVX512
 from ..cpu.vector_width import prefer_wide_vectors
-from .transpose import LANES
+from .transpose import BSWAP_XOR, LANES
 
 _SELECT = 0xCA  # ternary(m, x, y, _SELECT) = m ? x : y, bit by bit
 
@@ -50,15 +50,19 @@ WORK_ROW = np.array([[64 - n for n in fips.IP].index(p) for p in range(64)], dty
 PLAIN_ROWS = np.arange(64, dtype=np.int64)
 
 
+#: work_rows's two answers, made once: constants in the kernels, read-only like
+#: ``PLAIN_ROWS``, so the transposes' helpers see one array type for every row table
+#: (a writable one beside a read-only one typed and compiled them twice).
+_ROWS_NATIVE = WORK_ROW.copy()
+_ROWS_SWAPPED = WORK_ROW[np.arange(64) ^ BSWAP_XOR]
+
+
 @inline
 def work_rows(xor: int) -> np.ndarray:
     """The work row of each plane of words named with ``xor`` (``transpose.BSWAP_XOR`` or 0)."""
     always_inline()
     prefer_wide_vectors()
-    rows = np.empty(64, dtype=np.int64)
-    for p in range(64):
-        rows[p] = WORK_ROW[p ^ xor]
-    return rows
+    return _ROWS_SWAPPED if xor else _ROWS_NATIVE
 
 
 #: Each field's low half, for the byte-granular distances without AVX-512.

@@ -56,7 +56,7 @@ from .simd_rounds import one_key_rounds_on, rounds_on  # noqa: F401 - rounds_on 
 #: complemented (their NOTs, folded into the key; all zero with AVX-512).
 _INPUT_COMPLEMENT = input_complement()
 
-_INLINED_SOURCES_SHA256 = "e5d8a22920abadfbe6487bc37391aee38050d501ae309ed76d0efbb8a86f85db"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "3208dad0740b30d23b62ad4e2afa1391ad0d78ad81237c12f61e19b2bd8bf52a"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)
