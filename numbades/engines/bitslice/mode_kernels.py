@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "89e8336a750fa70b9afdec6c227ff7b3b2e355da2b55d2b4c0e68e799b6544d5"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "45eddb86d447d8765710ca226506c26351bb75c6aea5130454d9f192415f2099"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

@@ -23,7 +23,7 @@ last pass takes the lane-loop route.
 import numpy as np
 
 from ....des import fips
-from ...jit import always_inline, inline
+from ...jit import always_inline, as_read_only, inline
 from ..cpu.simd import (
     LANES_PER_VECTOR,
     and_,
@@ -216,9 +216,10 @@ def _words_in(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.ndarr
     always_inline()
     prefer_wide_vectors()
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
+    words = as_read_only(src)  # read only: the same _byte_stages as the way out's
     for b in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
-            _byte_stages(src, start, buf, np.int64(0), b, lane, None, np.int64(0))
+            _byte_stages(words, start, buf, np.int64(0), b, lane, None, np.int64(0))
     for c in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
             _bit_stages(buf, plain_rows, work, work_rows, 8 * c, lane, mix)
@@ -270,10 +271,11 @@ def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
     always_inline()
     prefer_wide_vectors()
     _fp_planes(work, work_rows, buf, plain_rows)
+    planes = as_read_only(buf)  # read only: the same _byte_stages as the way in's
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
     for b in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
-            _byte_stages(buf, np.int64(0), dst, start, b, lane, mix, mix0)
+            _byte_stages(planes, np.int64(0), dst, start, b, lane, mix, mix0)
 
 
 #: Words between the vectors one ``_byte_stages`` call stores (its eight rows).
