@@ -19,6 +19,7 @@ import numba
 from llvmlite import ir
 from numba.core import cgutils, types
 from numba.core.compiler_lock import global_compiler_lock
+from numba.core.imputils import impl_ret_borrowed
 from numba.core.registry import CPUDispatcher
 from numba.core.runtime import rtsys
 from numba.extending import intrinsic, overload
@@ -129,6 +130,24 @@ def arrays_do_not_overlap(typingctx):
         return context.get_dummy_value()
 
     return types.none(), codegen
+
+
+@intrinsic
+def as_read_only(typingctx, array):
+    """The same array, typed read-only (no copy): one signature for helpers that only read.
+
+    Numba types a read-only array apart from a writable one, so a helper
+    reading a caller's input (read-only) in one place and a scratch array
+    (writable) in another is typed and compiled twice; passing the scratch
+    array through this makes both calls one signature.
+    """
+    if not isinstance(array, types.Array):
+        return None
+
+    def codegen(context, builder, signature, args):
+        return impl_ret_borrowed(context, builder, signature.return_type, args[0])
+
+    return array.copy(readonly=True)(array), codegen
 
 
 @intrinsic

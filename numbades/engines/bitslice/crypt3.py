@@ -54,7 +54,7 @@ from .rounds.lane_rounds import scatter_fp
 from .rounds.simd_rounds import salted_rounds_on
 from .sboxes.dispatch import input_complement
 
-_INLINED_SOURCES_SHA256 = "bf4f4bd5b62a56521ca9fb92e4d1550a9836fd53a7a4d5869dcaf92d1eb1e0ec"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "78f3cc5e1799b37e7d4dd92d567a74990f50bdf9a7a92d23bb718e59e02448c7"  # see tools/stamp_kernel_sources.py
 
 #: Key planes, then the 24 salt planes, in one flat array per pass ...
 _PLANES = SALT_PLANE0 + 24

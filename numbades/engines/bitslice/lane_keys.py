@@ -48,7 +48,7 @@ from .layout.transpose import (
 from .mode_kernels import many_group, many_scratch, once_inline
 from .rounds.lane_rounds import gather_ip, rounds_on, scatter_fp
 
-_INLINED_SOURCES_SHA256 = "23388f2707b6a42e9e8cc8f550afbaa505821505b74d4ebdf44cfa810a4d7404"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "76ab828dcd7dafa2e1b43f87d5417e5525365eaeaaea2b615ac8d855fec0372b"  # see tools/stamp_kernel_sources.py
 
 
 @inline

@@ -64,7 +64,7 @@ from .layout.transpose import (
 )
 from .rounds.lane_rounds import crypt_into, crypt_work
 
-_INLINED_SOURCES_SHA256 = "8c63ef817d8505b25d0f222c44ef35ece6034b1effe02bea0d34d0de2062da9d"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "45eddb86d447d8765710ca226506c26351bb75c6aea5130454d9f192415f2099"  # see tools/stamp_kernel_sources.py
 
 _U64 = (1 << 64) - 1
 

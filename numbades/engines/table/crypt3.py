@@ -32,7 +32,7 @@ from ..jit import always_inline, inline
 from .frame import FRAME_KEY_CHUNKS, SLOT_LAYOUT, SPTRANS, slot_positions
 from .ip_fp import join_from_frame
 
-_INLINED_SOURCES_SHA256 = "85750ed63f2a1315d11127d840e9af013ecfd2c6669f54f69733e6fd1a23777c"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "e52f002157f01997aada8367bf2ef4f2a4f5b637f401acdda2b672347cd23eb9"  # see tools/stamp_kernel_sources.py
 
 #: E-expansion output bits a salt swaps: bit i with bit i + SALT_BITS.
 SALT_BITS = 24

@@ -25,7 +25,7 @@ from ...des import fips
 from ...des.bits import chunk_tables, permute, rotl
 from ..jit import loaded
 
-_INLINED_SOURCES_SHA256 = "4b96cf60ee4aaaec5945be20ceb27474505c74df78c8498baee4aaf92d2a260a"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "ebf41deadb054a1d0b162d7cf9110a3b0f5ddaab9c3f955c101ef9fb7dac9aef"  # see tools/stamp_kernel_sources.py
 
 # The frame: R_frame = rotl32(R, FRAME_ROTATION), with R in FIPS order (bit 1 = MSB).
 FRAME_ROTATION = 7

@@ -58,7 +58,7 @@ from .ptr_load import load_u32_at_byte
 
 # ruff: noqa: E501
 
-_INLINED_SOURCES_SHA256 = "9228118d5e40ecfeb85e7436420e7c33974d2d9af747273f1d1aa5fd25f665af"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "1ef34da08fe5d2c0f17dc42d18ce99e9179bb6b846aae9978f75d82598e0c56d"  # see tools/stamp_kernel_sources.py
 
 ONE = np.uint64(1)
 B8 = np.uint64(8)

@@ -15,7 +15,7 @@ from numba import njit
 from ...des.keyschedule import PC1_BYTES, PC2_CHUNKS, SHIFTS, round_keys48_into
 from .frame import FRAME_KEY_CHUNKS, frame_schedule_into
 
-_INLINED_SOURCES_SHA256 = "867f6139c34f763dda116121f9afca457e6b5eb3a3230d2fef94fedf7ce037c4"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "f7e43e6a04a729968a1493c858c14b3d66edfc438cf2855b43417b4a7daae718"  # see tools/stamp_kernel_sources.py
 
 
 @njit(nogil=True, cache=True)

@@ -30,7 +30,7 @@ from .kernels_gen import KERNELS, val
 #: The default loop's one-block function (creates that variant's dispatchers, not its code).
 block_table = KERNELS["table"].block
 
-_INLINED_SOURCES_SHA256 = "156b2048ad7348880f31fa66f21d5c477697b172638c6ad01f163a438771cbdc"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "8f11d29f3974c8a04bcaed7da0fa10dee187aadb8b44ca0183da7ec74214ec3d"  # see tools/stamp_kernel_sources.py
 
 _ONE = np.uint64(1)
 _B8 = np.uint64(8)

@@ -23,7 +23,7 @@ last pass takes the lane-loop route.
 import numpy as np
 
 from ....des import fips
-from ...jit import always_inline, inline
+from ...jit import always_inline, as_read_only, inline
 from ..cpu.simd import (
     LANES_PER_VECTOR,
     and_,
@@ -39,7 +39,7 @@ from ..cpu.simd import (
 )
 from ..cpu.target import AVX512
 from ..cpu.vector_width import prefer_wide_vectors
-from .transpose import LANES
+from .transpose import BSWAP_XOR, LANES
 
 _SELECT = 0xCA  # ternary(m, x, y, _SELECT) = m ? x : y, bit by bit
 
@@ -50,15 +50,19 @@ WORK_ROW = np.array([[64 - n for n in fips.IP].index(p) for p in range(64)], dty
 PLAIN_ROWS = np.arange(64, dtype=np.int64)
 
 
+#: work_rows's two answers, made once: constants in the kernels, read-only like
+#: ``PLAIN_ROWS``, so the transposes' helpers see one array type for every row table
+#: (a writable one beside a read-only one typed and compiled them twice).
+_ROWS_NATIVE = WORK_ROW.copy()
+_ROWS_SWAPPED = WORK_ROW[np.arange(64) ^ BSWAP_XOR]
+
+
 @inline
 def work_rows(xor: int) -> np.ndarray:
     """The work row of each plane of words named with ``xor`` (``transpose.BSWAP_XOR`` or 0)."""
     always_inline()
     prefer_wide_vectors()
-    rows = np.empty(64, dtype=np.int64)
-    for p in range(64):
-        rows[p] = WORK_ROW[p ^ xor]
-    return rows
+    return _ROWS_SWAPPED if xor else _ROWS_NATIVE
 
 
 #: Each field's low half, for the byte-granular distances without AVX-512.
@@ -212,9 +216,10 @@ def _words_in(src: np.ndarray, start: int, buf: np.ndarray, plain_rows: np.ndarr
     always_inline()
     prefer_wide_vectors()
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
+    words = as_read_only(src)  # read only: the same _byte_stages as the way out's
     for b in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
-            _byte_stages(src, start, buf, np.int64(0), b, lane, None, np.int64(0))
+            _byte_stages(words, start, buf, np.int64(0), b, lane, None, np.int64(0))
     for c in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
             _bit_stages(buf, plain_rows, work, work_rows, 8 * c, lane, mix)
@@ -266,10 +271,11 @@ def work_to_words(work: np.ndarray, work_rows: np.ndarray, buf: np.ndarray,
     always_inline()
     prefer_wide_vectors()
     _fp_planes(work, work_rows, buf, plain_rows)
+    planes = as_read_only(buf)  # read only: the same _byte_stages as the way in's
     lanes = buf.shape[0] // 64  # LANES, as a trip count LLVM does not unroll (compile time)
     for b in range(8):
         for lane in range(0, lanes, LANES_PER_VECTOR):
-            _byte_stages(buf, np.int64(0), dst, start, b, lane, mix, mix0)
+            _byte_stages(planes, np.int64(0), dst, start, b, lane, mix, mix0)
 
 
 #: Words between the vectors one ``_byte_stages`` call stores (its eight rows).

@@ -130,11 +130,11 @@ def transpose64(planes: np.ndarray) -> None:
     prefer_wide_vectors()
     x = planes.reshape(BLOCKS)
     for b in range(8):
-        _three_stages(x, b, 8, np.uint64(32), np.uint64(0x00000000FFFFFFFF),
+        _three_stages(x, b, np.int64(8), np.uint64(32), np.uint64(0x00000000FFFFFFFF),
                       np.uint64(16), np.uint64(0x0000FFFF0000FFFF),
                       np.uint64(8), np.uint64(0x00FF00FF00FF00FF))
     for c in range(8):
-        _three_stages(x, 8 * c, 1, np.uint64(4), np.uint64(0x0F0F0F0F0F0F0F0F),
+        _three_stages(x, 8 * c, np.int64(1), np.uint64(4), np.uint64(0x0F0F0F0F0F0F0F0F),
                       np.uint64(2), np.uint64(0x3333333333333333),
                       np.uint64(1), np.uint64(0x5555555555555555))
 

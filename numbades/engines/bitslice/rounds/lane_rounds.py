@@ -56,7 +56,7 @@ from .simd_rounds import one_key_rounds_on, rounds_on  # noqa: F401 - rounds_on 
 #: complemented (their NOTs, folded into the key; all zero with AVX-512).
 _INPUT_COMPLEMENT = input_complement()
 
-_INLINED_SOURCES_SHA256 = "e5d8a22920abadfbe6487bc37391aee38050d501ae309ed76d0efbb8a86f85db"  # see tools/stamp_kernel_sources.py
+_INLINED_SOURCES_SHA256 = "cb432b52eedaea0af8582f7d6d2ca3eff60f2692f71a72472a8104cba287d2bb"  # see tools/stamp_kernel_sources.py
 
 
 @numba.njit(nogil=True, cache=True)
