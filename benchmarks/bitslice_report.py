@@ -227,18 +227,26 @@ def _logic_loop(ternaries: int, xors: int) -> Callable:
         a, b, c = (f"a{(k + d) % _CHAINS}" for d in (0, 1, 5))
         is_xor = (k + 1) * xors // total > k * xors // total
         body.append(f"        {a} = xor({a}, {b})" if is_xor else f"        {a} = ternary({a}, {b}, {c}, 0x96)")
-    names = ", ".join(f"a{i}" for i in range(_CHAINS))
-    loads = ", ".join(f"load(w, {8 * i})" for i in range(_CHAINS))
+    from numbades.engines.bitslice.cpu.simd import ternary, xor
+
+    return _compiled_loop(body, 8, {"ternary": ternary, "xor": xor})
+
+
+def _compiled_loop(body: list[str], step: int, names: dict) -> Callable:
+    """``loop(w, n)``: ``_CHAINS`` vectors loaded from ``w`` (``step`` words apart), ``body``
+    (lines over ``a0``, ``a1``, ...) run ``n`` times on them, the vectors stored back."""
+    from numbades.engines.bitslice.cpu.simd import load, store
+
+    chains = ", ".join(f"a{i}" for i in range(_CHAINS))
+    loads = ", ".join(f"load(w, {step * i})" for i in range(_CHAINS))
     source = "\n".join([
         "def loop(w, n):",
-        f"    {names} = {loads}",
+        f"    {chains} = {loads}",
         "    for _ in range(n):",
         *body,
-        *(f"    store(w, {8 * i}, a{i})" for i in range(_CHAINS)),
+        *(f"    store(w, {step * i}, a{i})" for i in range(_CHAINS)),
     ])
-    from numbades.engines.bitslice.cpu.simd import load, store, ternary, xor
-
-    scope = {"load": load, "store": store, "ternary": ternary, "xor": xor}
+    scope = {"load": load, "store": store, **names}
     exec(source, scope)  # noqa: S102 - a loop body of our own making
     return numba.njit(nogil=True)(scope["loop"])
 
@@ -264,25 +272,12 @@ def logic_ops_per_cycle(ternaries: int, others: int, ghz: float, repeats: int = 
 def _gate_loop() -> tuple[Callable, int]:
     """A compiled loop of 2-input gates (``^ & |``) on explicit vectors over ``_CHAINS``
     accumulators, and its vector logic operations per iteration (counted in its assembly)."""
-    from numbades.engines.bitslice.cpu.simd import load, store
-
     body = []
     for k in range(48):
         a, b, c = (f"a{(k + d) % _CHAINS}" for d in (0, 1, 5))
         op = {0: "^", 2: "|", 3: "^"}.get(k % 4)
         body.append(f"        {a} = ({a} & {b}) ^ {c}" if op is None else f"        {a} = {a} {op} {b}")
-    names = ", ".join(f"a{i}" for i in range(_CHAINS))
-    loads = ", ".join(f"load(w, {LANES_PER_VECTOR * i})" for i in range(_CHAINS))
-    source = "\n".join([
-        "def loop(w, n):",
-        f"    {names} = {loads}",
-        "    for _ in range(n):",
-        *body,
-        *(f"    store(w, {LANES_PER_VECTOR * i}, a{i})" for i in range(_CHAINS)),
-    ])
-    scope = {"load": load, "store": store}
-    exec(source, scope)  # noqa: S102 - a loop body of our own making
-    loop = numba.njit(nogil=True)(scope["loop"])
+    loop = _compiled_loop(body, LANES_PER_VECTOR, {})
     loop(np.arange(LANES_PER_VECTOR * _CHAINS, dtype=np.uint64), 10)
     asm = "\n".join(loop.inspect_asm().values())
     found = [ops for ops, _, _ in sbox_loops(asm)]
